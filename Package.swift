@@ -1,0 +1,41 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// C++ interoperability on every Swift target: GLM is a C++ library and a module that imports
+/// a C++-enabled module must itself enable interop.
+let cxxInterop: [SwiftSetting] = [.interoperabilityMode(.Cxx)]
+
+let package = Package(
+  name: "ARSim",
+  products: [
+    .executable(name: "arsim", targets: ["arsim"]),
+    .library(name: "ARSimTesting", targets: ["ARSimTesting"]),
+    .library(name: "ARReplay", targets: ["ARReplay"]),
+  ],
+  targets: [
+    // MARK: Shims
+    .systemLibrary(
+      name: "CPNGSystem", path: "Sources/CPNGSystem", pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev", "pkg-config"])]),
+    .target(name: "CPNG", dependencies: ["CPNGSystem"], path: "Sources/CPNG"),
+    .systemLibrary(
+      name: "CGLM", path: "Sources/CGLM", providers: [.apt(["libglm-dev"])]),
+
+    // MARK: Public
+    .target(
+      name: "ARMath", dependencies: ["CGLM"], swiftSettings: cxxInterop,
+      linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
+    .target(name: "ARScene", dependencies: ["ARMath"], swiftSettings: cxxInterop),
+    .target(name: "ARRender", dependencies: ["ARScene", "CPNG"], swiftSettings: cxxInterop),
+    .target(name: "ARReplay", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+
+    // MARK: Tools
+    .target(name: "ARSimCLI", dependencies: ["ARReplay"], swiftSettings: cxxInterop),
+    .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
+
+    // MARK: Tests
+    .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
+  ],
+  cxxLanguageStandard: .cxx17
+)
