@@ -1,6 +1,72 @@
+import ARRender
+
+/// The top-level usage text.
+let usage = """
+  USAGE: arsim <command> [options]
+
+  COMMANDS:
+    render SCENE.json [--out DIR] [--frames A..B] [--threads N]
+                            Replay a scene and write PNG frames, events, trace and run.json.
+    track info FILE [--format F]
+                            Summarise a camera track.
+    track convert FILE --to tum OUT [--format F]
+                            Convert a camera track to TUM text in ARKit frames.
+    strokes from-quickdraw FILE.ndjson --drawing N [--view WxH] [--scale S] [--start T]
+                            Turn a Quick, Draw! drawing into a stroke log (JSON Lines).
+    compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
+            [--diff OUT] [--exact]
+                            Compare two PNG files or two folders of PNGs.
+    bench [--frames N] [--threads N]
+                            Run the rendering benchmarks.
+
+  Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 70 internal,
+  73 cannot create output.
+  """
+
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
 /// process exit code (sysexits: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input,
-/// 70 internal).
+/// 70 internal, 73 cannot create output).
 public func run(arguments: [String]) -> Int32 {
-  0
+  run(arguments: arguments, output: .standard)
+}
+
+/// Runs the command line writing to `output` (in-process tests capture it).
+public func run(arguments: [String], output: CommandOutput) -> Int32 {
+  guard let command = arguments.first else {
+    output.printError(usage)
+    return ExitCode.usage.rawValue
+  }
+  let rest = Array(arguments.dropFirst())
+  let code: ExitCode
+  do {
+    switch command {
+    case "render": code = try RenderCommand.run(rest, output: output)
+    case "track": code = try TrackCommand.run(rest, output: output)
+    case "strokes": code = try StrokesCommand.run(rest, output: output)
+    case "compare": code = try CompareCommand.run(rest, output: output)
+    case "bench": code = try BenchCommand.run(rest, output: output)
+    case "help", "--help", "-h":
+      output.print(usage)
+      code = .ok
+    default:
+      output.printError("arsim: unknown command '\(command)'\n\n\(usage)")
+      code = .usage
+    }
+  } catch let error as UsageError {
+    output.printError("arsim \(command): \(error.message)")
+    code = .usage
+  } catch let error as any LocatedError {
+    output.printError("arsim \(command): error: \(error.description)")
+    code = ExitCode(error.kind)
+  } catch {
+    output.printError("arsim \(command): internal error: \(error)")
+    code = .internalError
+  }
+  return code.rawValue
+}
+
+/// A command-line usage mistake (exit 64).
+struct UsageError: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
 }

@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whole-file reads and atomic writes with POSIX calls (no Foundation in ARRender).
+public enum FileIO {
+  /// Reads a whole file.
+  /// - Throws: `InputError` `.missingInput` when it cannot be opened, `.badData` on a read error.
+  public static func read(_ path: String) throws -> [UInt8] {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else {
+      throw InputError(.missingInput, InputLocation(file: path), String(cString: strerror(errno)))
+    }
+    defer { close(fd) }
+    var out: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw InputError(.badData, InputLocation(file: path), String(cString: strerror(errno)))
+      }
+      if n == 0 { break }
+      out.append(contentsOf: chunk[0..<n])
+    }
+    return out
+  }
+
+  /// The suffix of temporary files; a crashed run may leave `NAME.arsim-tmp-PID` files, which
+  /// `removeStaleTemporaryFiles(in:)` deletes.
+  public static let temporarySuffix = ".arsim-tmp-"
+
+  /// Writes `bytes` to `path` atomically: a temporary file in the same folder, then `rename`,
+  /// so readers never see a partial file under the final name.
+  /// - Throws: `InputError` `.cannotCreate` naming the path and the system's reason.
+  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    let temporary = path + temporarySuffix + String(getpid())
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard fd >= 0 else {
+      throw InputError(.cannotCreate, InputLocation(file: path), String(cString: strerror(errno)))
+    }
+    var written = 0
+    var failure: Int32 = 0
+    bytes.withUnsafeBytes { buffer in
+      while written < buffer.count {
+        let n = Glibc.write(fd, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+        if n < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        written += n
+      }
+    }
+    close(fd)
+    if failure == 0, rename(temporary, path) == 0 { return }
+    let reason = String(cString: strerror(failure != 0 ? failure : errno))
+    unlink(temporary)
+    throw InputError(.cannotCreate, InputLocation(file: path), reason)
+  }
+
+  /// Whether a path exists (file or folder).
+  public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+  /// Creates a folder and its parents (like `mkdir -p`).
+  /// - Throws: `InputError` `.cannotCreate` when a component cannot be made.
+  public static func createDirectory(_ path: String) throws {
+    var prefix = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+      prefix += component
+      if mkdir(prefix, 0o755) != 0, errno != EEXIST {
+        throw InputError(
+          .cannotCreate, InputLocation(file: prefix), String(cString: strerror(errno)))
+      }
+      prefix += "/"
+    }
+  }
+}
