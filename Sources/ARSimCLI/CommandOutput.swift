@@ -23,15 +23,22 @@ public struct CommandOutput: Sendable {
     self.isTerminal = isTerminal
   }
 
-  /// The process's standard output and error.
+  /// The process's standard output and error (unbuffered `write(2)` calls).
   public static var standard: CommandOutput {
     CommandOutput(
-      standardOutput: { text in
-        fputs(text, stdout)
-        fflush(stdout)
-      },
-      standardError: { text in fputs(text, stderr) },
+      standardOutput: { text in writeAll(1, text) },
+      standardError: { text in writeAll(2, text) },
       isTerminal: isatty(2) != 0)
+  }
+
+  private static func writeAll(_ fd: Int32, _ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { return }
+      bytes = bytes.dropFirst(n)
+    }
   }
 
   func print(_ line: String) { standardOutput(line + "\n") }
