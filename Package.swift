@@ -36,6 +36,7 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
+    .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
   ],
   cxxLanguageStandard: .cxx17
 )

@@ -1,0 +1,84 @@
+import ARRender
+import Foundation
+
+extension SceneFile {
+  /// Reads and decodes a scene file.
+  /// - Throws: `InputError` `.missingInput` for an unreadable file, `.badData` naming the file
+  ///   and the JSON field path for invalid JSON, wrong types and missing required fields.
+  public static func read(path: String) throws -> (SceneFile, warnings: [String]) {
+    let bytes = try FileIO.read(path)
+    let scene: SceneFile
+    do {
+      scene = try JSONDecoder().decode(SceneFile.self, from: Data(bytes))
+    } catch let error as DecodingError {
+      let (field, reason) = JSONDecoding.describe(error)
+      throw InputError(.badData, InputLocation(file: path, field: field), reason)
+    }
+    let warnings = UnknownFields.find(in: bytes, schema: SceneFile.schema).map {
+      "\(path): field '\($0)' is not a scene field; ignored"
+    }
+    return (scene, warnings)
+  }
+
+  /// The known keys of every object in a scene file, by field path pattern (`[]` = any index).
+  static let schema: [String: Set<String>] = [
+    "": [
+      "name", "track", "intrinsics", "viewport", "output", "arFrameRate", "start", "duration",
+      "frames", "clip", "background", "lights", "nodes", "planes", "pointCloud",
+      "estimatedFloorY", "remoteAssist", "measure", "displayers", "$schema", "comment",
+    ],
+    "track": ["path", "format", "cameraAxes", "worldUp", "times", "sensor", "clamp"],
+    "intrinsics": ["fx", "fy", "cx", "cy", "width", "height"],
+    "output": ["width", "height", "fps", "depth", "supersampling", "png"],
+    "clip": ["near", "far"],
+    "background": ["color", "gradient", "images"],
+    "background.gradient": ["top", "bottom"],
+    "lights[]": ["type", "color", "intensity", "eulerAngles"],
+    "nodes[]": [
+      "name", "position", "eulerAngles", "scale", "opacity", "hidden", "geometry", "material",
+      "billboard", "children",
+    ],
+    "nodes[].geometry": ["sphere", "box", "plane"],
+    "nodes[].geometry.sphere": ["radius"],
+    "nodes[].geometry.box": ["width", "height", "length"],
+    "nodes[].geometry.plane": ["width", "height"],
+    "nodes[].material": [
+      "diffuse", "specular", "shininess", "lightingModel", "doubleSided", "transparency",
+    ],
+    "planes[]": [
+      "id", "position", "eulerAngles", "center", "extent", "boundary", "alignment", "appearsAt",
+      "visualization",
+    ],
+    "remoteAssist": ["strokes", "mode", "pointsPerFrame"],
+  ]
+}
+
+/// Finds object keys a schema does not list (so typos in scene files become warnings).
+enum UnknownFields {
+  /// Dotted paths of unknown keys, e.g. `output.fsp`; nested `children` reuse the `nodes[]`
+  /// rules. Objects whose path is not in the schema are not checked.
+  static func find(in bytes: [UInt8], schema: [String: Set<String>]) -> [String] {
+    guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) else { return [] }
+    var unknown: [String] = []
+    func walk(_ value: Any, pattern: String, path: String) {
+      if let object = value as? [String: Any] {
+        if let known = schema[pattern] {
+          for key in object.keys.sorted() where !known.contains(key) {
+            unknown.append(path.isEmpty ? key : "\(path).\(key)")
+          }
+        }
+        for (key, child) in object {
+          let childPattern =
+            key == "children" ? "nodes" : (pattern.isEmpty ? key : "\(pattern).\(key)")
+          walk(child, pattern: childPattern, path: path.isEmpty ? key : "\(path).\(key)")
+        }
+      } else if let array = value as? [Any] {
+        for (i, child) in array.enumerated() {
+          walk(child, pattern: pattern + "[]", path: "\(path)[\(i)]")
+        }
+      }
+    }
+    walk(root, pattern: "", path: "")
+    return unknown.sorted()
+  }
+}
