@@ -80,7 +80,10 @@ public final class RemoteAssistSession: Session {
   public var currentColor: Color { lineColor }
 
   public func update(_ context: inout TickContext) {
-    while nextMessage < messages.count, messages[nextMessage].t <= context.t {
+    // Compared in integer microseconds so τ = k/60 and a log's decimal times agree exactly.
+    while nextMessage < messages.count,
+      Self.microseconds(messages[nextMessage].t) <= context.microseconds
+    {
       deliver(messages[nextMessage], index: nextMessage, context: &context)
       nextMessage += 1
     }
@@ -255,6 +258,11 @@ public final class RemoteAssistSession: Session {
     sphere.strokeIndex = root.strokeIndex
     sphereCount += 1
     root.addChildNode(sphere)
+  }
+
+  static func microseconds(_ seconds: Double) -> Int64 {
+    let us = (seconds * 1e6).rounded()
+    return us >= 9.2e18 ? .max : (us <= -9.2e18 ? .min : Int64(us))
   }
 
   private static func excerpt(_ message: StrokeMessage) -> String {
