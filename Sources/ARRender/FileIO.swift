@@ -36,6 +36,24 @@ public enum FileIO {
   /// so readers never see a partial file under the final name.
   /// - Throws: `InputError` `.cannotCreate` naming the path and the system's reason.
   public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+    let temporary = try writeTemporary(bytes, for: path)
+    try commit(temporary, to: path)
+  }
+
+  /// Moves a temporary file written by `writeTemporary(_:for:)` to its final name (atomic
+  /// `rename`); the temporary is removed if that fails.
+  /// - Throws: `InputError` `.cannotCreate`.
+  public static func commit(_ temporary: String, to path: String) throws {
+    guard rename(temporary, path) != 0 else { return }
+    let reason = String(cString: strerror(errno))
+    unlink(temporary)
+    throw InputError(.cannotCreate, InputLocation(file: path), reason)
+  }
+
+  /// Writes `bytes` to a temporary file beside `path` (`path.arsim-tmp-PID`) and returns its
+  /// name; `commit(_:to:)` then publishes it.
+  /// - Throws: `InputError` `.cannotCreate` naming the path and the system's reason.
+  public static func writeTemporary(_ bytes: [UInt8], for path: String) throws -> String {
     let temporary = path + temporarySuffix + String(getpid())
     let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     guard fd >= 0 else {
@@ -55,10 +73,21 @@ public enum FileIO {
       }
     }
     close(fd)
-    if failure == 0, rename(temporary, path) == 0 { return }
-    let reason = String(cString: strerror(failure != 0 ? failure : errno))
+    if failure == 0 { return temporary }
     unlink(temporary)
-    throw InputError(.cannotCreate, InputLocation(file: path), reason)
+    throw InputError(.cannotCreate, InputLocation(file: path), String(cString: strerror(failure)))
+  }
+
+  /// Deletes `*.arsim-tmp-*` files left in `directory` by an interrupted run.
+  public static func removeStaleTemporaryFiles(in directory: String) {
+    guard let dir = opendir(directory) else { return }
+    defer { closedir(dir) }
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name.contains(temporarySuffix) { unlink(directory + "/" + name) }
+    }
   }
 
   /// Whether a path exists (file or folder).

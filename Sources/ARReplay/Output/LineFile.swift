@@ -1,0 +1,42 @@
+import ARRender
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An append-only text file written with unbuffered `write(2)` calls, so every line handed to
+/// `append` is in the kernel before the call returns: a killed run loses at most a partial
+/// last line (DESIGN §7: events.jsonl and trace.jsonl are flushed per frame).
+final class LineFile {
+  private let fd: Int32
+  let path: String
+
+  /// Creates or truncates `path`.
+  /// - Throws: `InputError` `.cannotCreate`.
+  init(truncating path: String) throws {
+    self.path = path
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
+    guard fd >= 0 else {
+      throw InputError(.cannotCreate, InputLocation(file: path), String(cString: strerror(errno)))
+    }
+  }
+
+  deinit { close(fd) }
+
+  /// Appends text (callers add the newline).
+  /// - Throws: `InputError` `.cannotCreate` on a write error (disk full).
+  func append(_ text: String) throws {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw InputError(
+          .cannotCreate, InputLocation(file: path), String(cString: strerror(errno)))
+      }
+      bytes = bytes.dropFirst(n)
+    }
+  }
+}

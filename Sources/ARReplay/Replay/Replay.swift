@@ -1,0 +1,171 @@
+import ARMath
+import ARRender
+import ARScene
+import Foundation
+
+/// Options for one `arsim render` run.
+public struct ReplayOptions: Sendable {
+  /// Output folder (created if missing; never deleted).
+  public var outputDirectory: String
+  /// Inclusive range of output frames to write (nil = all). Scene logic still runs from τ = 0,
+  /// so the frames are byte-identical to the same frames of a full run.
+  public var frameRange: ClosedRange<Int>?
+  /// Render threads (0 = all cores).
+  public var threads: Int
+  /// Called after each written frame (progress display).
+  public var progress: (@Sendable (ReplayProgress) -> Void)?
+
+  /// Creates options.
+  public init(
+    outputDirectory: String, frameRange: ClosedRange<Int>? = nil, threads: Int = 0,
+    progress: (@Sendable (ReplayProgress) -> Void)? = nil
+  ) {
+    self.outputDirectory = outputDirectory
+    self.frameRange = frameRange
+    self.threads = threads
+    self.progress = progress
+  }
+}
+
+/// Progress of a run.
+public struct ReplayProgress: Sendable {
+  /// Frames written so far.
+  public var framesDone: Int
+  /// Frames this run will write.
+  public var framesTotal: Int
+  /// Seconds since the run started.
+  public var elapsedSeconds: Double
+}
+
+/// What a run did.
+public struct ReplaySummary: Sendable {
+  /// Output frame indices written, ascending.
+  public var framesWritten: [Int]
+  /// Seconds spent per stage over the whole run.
+  public var stageSeconds: [(String, Double)]
+  /// Total wall-clock seconds.
+  public var totalSeconds: Double
+  /// Events raised (all ticks up to the last written frame).
+  public var eventCount: Int
+}
+
+/// The frame loop (DESIGN §1): AR ticks drive sessions and constraints; output frames are
+/// rendered, encoded and written with their trace and events lines.
+public struct Replay {
+  /// The scene.
+  public let scene: ReplayScene
+
+  /// Creates a replay of a loaded scene.
+  public init(scene: ReplayScene) { self.scene = scene }
+
+  /// The ARSim version written to run.json.
+  public static let version = "0.1.0"
+
+  /// Runs the replay and writes `frame_NNNNN.png` (+ `depth_NNNNN.png`), `events.jsonl`,
+  /// `trace.jsonl` and `run.json` into the output folder.
+  /// - Throws: `LocatedError`s for unreadable inputs met during the run (background images,
+  ///   track times out of range) and `.cannotCreate` for output failures. Frames already
+  ///   written stay valid.
+  public func run(_ options: ReplayOptions) throws -> ReplaySummary {
+    let schedule = scene.schedule
+    let lastFrame = schedule.frameCount - 1
+    let range = options.frameRange ?? 0...lastFrame
+    guard range.lowerBound >= 0, range.upperBound <= lastFrame else {
+      throw InputError(
+        .usage, InputLocation(file: scene.sceneFilePath, field: "--frames"),
+        "range \(range.lowerBound)..\(range.upperBound) is outside the scene's frames 0..\(lastFrame)")
+    }
+    let directory = options.outputDirectory
+    try FileIO.createDirectory(directory)
+    FileIO.removeStaleTemporaryFiles(in: directory)
+    let events = try LineFile(truncating: directory + "/events.jsonl")
+    let trace = try LineFile(truncating: directory + "/trace.jsonl")
+
+    let clock = ContinuousClock()
+    let runStart = clock.now
+    var stage: [String: Duration] = ["sceneUpdate": .zero, "render": .zero, "encode": .zero, "write": .zero]
+
+    var state = try ReplayState(scene: scene)
+    let renderer = Renderer(
+      options: RenderOptions(
+        threads: options.threads, supersampling: scene.supersampling,
+        background: .solid(.black), writesDepth: scene.writesDepth))
+    let writer = FrameWriter(directory: directory, png: scene.png, events: events, trace: trace)
+    var written: [Int] = []
+    var eventCount = 0
+
+    for frame in 0...range.upperBound {
+      let target = schedule.tick(forFrame: frame)
+      let updateStart = clock.now
+      var frameEvents: [Event] = []
+      while state.nextTick <= target {
+        frameEvents += try state.advance()
+      }
+      eventCount += frameEvents.count
+      stage["sceneUpdate", default: .zero] += clock.now - updateStart
+      guard range.contains(frame) else { continue }
+
+      let renderStart = clock.now
+      var frameRenderer = renderer
+      frameRenderer.options.background = try scene.background(forFrame: frame)
+      let camera = state.camera
+      let rendered = frameRenderer.render(RenderList(root: state.world), camera: camera)
+      stage["render", default: .zero] += clock.now - renderStart
+
+      let t = schedule.time(ofFrame: frame)
+      let traceText = TraceLine.make(
+        frame: frame, t: t, camera: camera, world: state.world,
+        sessionFields: state.sessions.flatMap { $0.traceFields() })
+      let eventText = frameEvents.map { $0.json(frame: frame).text + "\n" }.joined()
+      let times = try writer.write(
+        frame: frame, rendered: rendered, traceLine: traceText, eventLines: eventText)
+      stage["encode", default: .zero] += times.encode
+      stage["write", default: .zero] += times.write
+      written.append(frame)
+      options.progress?(
+        ReplayProgress(
+          framesDone: written.count, framesTotal: range.count,
+          elapsedSeconds: Self.seconds(clock.now - runStart)))
+    }
+
+    let total = Self.seconds(clock.now - runStart)
+    let stages = ["sceneUpdate", "render", "encode", "write"].map { ($0, Self.seconds(stage[$0] ?? .zero)) }
+    let summary = ReplaySummary(
+      framesWritten: written, stageSeconds: stages, totalSeconds: total, eventCount: eventCount)
+    try writeRunJSON(summary, options: options, directory: directory)
+    return summary
+  }
+
+  private func writeRunJSON(_ summary: ReplaySummary, options: ReplayOptions, directory: String) throws {
+    let k = scene.outputIntrinsics
+    let perFrame = summary.framesWritten.isEmpty ? 0 : 1 / Double(summary.framesWritten.count)
+    let json = JSONValue.object([
+      ("scene", .string(scene.name)),
+      ("sceneFile", .string(scene.sceneFilePath)),
+      ("arsimVersion", .string(Self.version)),
+      ("framesWritten", .array(summary.framesWritten.map { .integer($0) })),
+      ("frameCount", .integer(scene.schedule.frameCount)),
+      ("fps", .number(scene.schedule.fps)),
+      ("arFrameRate", .number(scene.schedule.arFrameRate)),
+      ("width", .integer(k.width)), ("height", .integer(k.height)),
+      ("viewport", .string(scene.viewport.rawValue)),
+      ("threads", .integer(options.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : options.threads)),
+      ("supersampling", .integer(scene.supersampling)),
+      ("events", .integer(summary.eventCount)),
+      ("warnings", .array(scene.warnings.map { .string($0) })),
+      (
+        "timing",
+        .object(
+          [("totalSeconds", .number(summary.totalSeconds))]
+            + summary.stageSeconds.map { ($0.0 + "Seconds", JSONValue.number($0.1)) }
+            + summary.stageSeconds.map { ($0.0 + "MillisecondsPerFrame", JSONValue.number($0.1 * 1000 * perFrame)) })
+      ),
+    ])
+    try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: directory + "/run.json")
+  }
+
+  static func seconds(_ d: Duration) -> Double {
+    let (s, attoseconds) = d.components
+    return Double(s) + Double(attoseconds) * 1e-18
+  }
+}

@@ -1,0 +1,319 @@
+import ARMath
+import ARRender
+import ARScene
+import Foundation
+
+extension ReplayScene {
+  /// Loads a scene file and everything it references (paths relative to the scene's folder).
+  /// - Throws: `InputError`/`LocatedError` with `.missingInput` for missing files and
+  ///   `.badData` naming the scene file and field (e.g. `output.fps`) for invalid values.
+  public static func load(path: String) throws -> ReplayScene {
+    let (file, fileWarnings) = try SceneFile.read(path: path)
+    var resolver = SceneResolver(path: path)
+    var scene = try resolver.resolve(file)
+    scene.warnings = fileWarnings + scene.warnings
+    return scene
+  }
+}
+
+/// Turns a decoded `SceneFile` into a `ReplayScene`, checking every value.
+struct SceneResolver {
+  let path: String
+  let folder: String
+
+  init(path: String) {
+    self.path = path
+    let url = URL(fileURLWithPath: path)
+    folder = url.deletingLastPathComponent().path
+  }
+
+  func error(_ field: String, _ reason: String) -> InputError {
+    InputError(.badData, InputLocation(file: path, field: field), reason)
+  }
+
+  /// A path from the scene, resolved against the scene's folder.
+  func resolvePath(_ p: String) -> String {
+    p.hasPrefix("/") ? p : (folder.isEmpty ? p : folder + "/" + p)
+  }
+
+  mutating func resolve(_ file: SceneFile) throws -> ReplayScene {
+    var warnings: [String] = []
+    let name = file.name
+    guard !name.isEmpty, name != ".", name != "..",
+      name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }), name.utf8.count <= 100
+    else {
+      throw error("name", "'\(name)' must be 1–100 letters, digits, '-', '_' or '.' (it names the output folder)")
+    }
+    // Track.
+    var options = TrackReadOptions()
+    if let f = file.track.format {
+      guard let format = TrackFormat(rawValue: f) else {
+        throw error("track.format", "unknown format '\(f)' (\(TrackFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+      }
+      options.format = format
+    }
+    if let a = file.track.cameraAxes {
+      guard let axes = CameraAxes(rawValue: a) else {
+        throw error("track.cameraAxes", "unknown axes '\(a)' (\(CameraAxes.allCases.map(\.rawValue).joined(separator: ", ")))")
+      }
+      options.cameraAxes = axes
+    }
+    if let u = file.track.worldUp {
+      guard let up = WorldUp(rawValue: u) else {
+        throw error("track.worldUp", "unknown up axis '\(u)' (\(WorldUp.allCases.map(\.rawValue).joined(separator: ", ")))")
+      }
+      options.worldUp = up
+    }
+    options.timesPath = file.track.times.map(resolvePath)
+    options.sensorPath = file.track.sensor.map(resolvePath)
+    let track = try CameraTrack.read(path: resolvePath(file.track.path), options: options)
+    warnings += track.warnings
+    guard let first = track.poses.first, let last = track.poses.last else {
+      throw error("track.path", "the track has no poses")
+    }
+    let trackDuration = last.timeSeconds - first.timeSeconds
+
+    // Camera.
+    var capture = CameraIntrinsics.defaultCapture
+    if let k = file.intrinsics {
+      guard [k.fx, k.fy, k.cx, k.cy].allSatisfy(\.isFinite), k.fx > 0, k.fy > 0 else {
+        throw error("intrinsics", "fx and fy must be positive and all values finite")
+      }
+      guard k.width > 0, k.height > 0, k.width <= 16384, k.height <= 16384 else {
+        throw error("intrinsics", "width and height must be 1…16384")
+      }
+      capture = CameraIntrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: k.width, height: k.height)
+    }
+    let viewport: Viewport
+    if let v = file.viewport {
+      guard let parsed = Viewport(rawValue: v) else {
+        throw error("viewport", "'\(v)' is not landscape or portrait")
+      }
+      viewport = parsed
+    } else {
+      viewport = .landscape
+    }
+    let rotated = capture.rotated(for: viewport)
+    let out = file.output
+    let width = out?.width ?? (out?.height.map { h in
+      Int((Double(h) * Double(rotated.width) / Double(rotated.height)).rounded()) } ?? rotated.width)
+    let height = out?.height ?? (out?.width.map { w in
+      Int((Double(w) * Double(rotated.height) / Double(rotated.width)).rounded()) } ?? rotated.height)
+    guard width > 0, height > 0, width <= 16384, height <= 16384 else {
+      throw error("output", "width and height must be 1…16384 (got \(width)×\(height))")
+    }
+    let outputIntrinsics = capture.output(viewport: viewport, width: width, height: height)
+
+    // Timing.
+    let arRate = file.arFrameRate ?? 60
+    guard arRate.isFinite, arRate > 0, arRate <= 1000 else {
+      throw error("arFrameRate", "must be in (0, 1000] Hz")
+    }
+    let fps = out?.fps ?? 30
+    guard fps.isFinite, fps > 0, fps <= arRate else {
+      throw error("output.fps", "must be in (0, arFrameRate = \(arRate)] frames/s")
+    }
+    let start = file.start ?? 0
+    guard start.isFinite, start >= 0 else { throw error("start", "must be ≥ 0 seconds") }
+    let clamp = file.track.clamp ?? false
+    let frameCount: Int
+    switch (file.duration, file.frames) {
+    case (.some, .some):
+      throw error("duration", "give either duration or frames, not both")
+    case (let d?, nil):
+      guard d.isFinite, d >= 0 else { throw error("duration", "must be ≥ 0 seconds") }
+      frameCount = Int((d * fps + 1e-9).rounded(.down)) + 1
+    case (nil, let n?):
+      guard n > 0 else { throw error("frames", "must be ≥ 1") }
+      frameCount = n
+    case (nil, nil):
+      let available = trackDuration - start
+      guard available >= 0 else {
+        throw error("start", "\(start) s is past the end of the track (\(trackDuration) s)")
+      }
+      frameCount = Int((available * fps + 1e-9).rounded(.down)) + 1
+    }
+    guard frameCount <= 10_000_000 else { throw error("frames", "too many frames (\(frameCount))") }
+    let lastTime = start + Double(frameCount - 1) / fps
+    if !clamp, lastTime > trackDuration + 1e-9 {
+      throw error(
+        file.frames != nil ? "frames" : "duration",
+        "the replay runs to \(lastTime) s after the track's first pose but the track lasts \(trackDuration) s (set track.clamp to hold the last pose)")
+    }
+
+    let near = file.clip?.near ?? 0.001
+    let far = file.clip?.far ?? 1000
+    guard near.isFinite, far.isFinite, near > 0, far > near else {
+      throw error("clip", "need 0 < near < far")
+    }
+
+    // Output settings.
+    let supersampling = out?.supersampling ?? 1
+    guard (1...8).contains(supersampling) else { throw error("output.supersampling", "must be 1…8") }
+    var png = PNGEncoder()
+    switch out?.png ?? "fast" {
+    case "fast": break
+    case "small": png = PNGEncoder.small
+    case let other: throw error("output.png", "'\(other)' is not fast or small")
+    }
+
+    let background = try resolveBackground(file.background)
+    try validateLights(file.lights ?? [])
+    try validateNodes(file.nodes ?? [], field: "nodes")
+    let planes = try resolvePlanes(file.planes ?? [])
+    let cloud = try (file.pointCloud ?? []).enumerated().map { i, p in
+      try vector(p, field: "pointCloud[\(i)]")
+    }
+    if let y = file.estimatedFloorY, !y.isFinite { throw error("estimatedFloorY", "not finite") }
+
+    var remoteAssist: (messages: [StrokeMessage], configuration: RemoteAssistSession.Configuration)?
+    if let spec = file.remoteAssist {
+      let log = try StrokeLog.read(path: resolvePath(spec.strokes))
+      warnings += log.warnings
+      var configuration = RemoteAssistSession.Configuration()
+      if let m = spec.mode {
+        guard let mode = RemoteAssistMode(rawValue: m) else {
+          throw error("remoteAssist.mode", "'\(m)' is not faithful or corrected")
+        }
+        configuration.mode = mode
+      }
+      if let n = spec.pointsPerFrame {
+        guard (1...1000).contains(n) else { throw error("remoteAssist.pointsPerFrame", "must be 1…1000") }
+        configuration.pointsPerFrame = n
+      }
+      remoteAssist = (log.messages, configuration)
+    }
+
+    return ReplayScene(
+      name: name, sceneFilePath: path, track: track, clampTrack: clamp,
+      captureIntrinsics: capture, viewport: viewport, outputIntrinsics: outputIntrinsics,
+      schedule: FrameSchedule(arFrameRate: arRate, fps: fps, frameCount: frameCount),
+      start: start, near: near, far: far, background: background,
+      supersampling: supersampling, writesDepth: out?.depth ?? false, png: png,
+      lights: file.lights ?? [], nodes: file.nodes ?? [], planes: planes, pointCloud: cloud,
+      estimatedFloorY: file.estimatedFloorY, remoteAssist: remoteAssist, warnings: warnings)
+  }
+
+  func vector(_ values: [Double], field: String) throws -> Vector3 {
+    guard values.count == 3, values.allSatisfy(\.isFinite) else {
+      throw error(field, "expected 3 finite numbers")
+    }
+    return Vector3(values[0], values[1], values[2])
+  }
+
+  func color(_ values: [Double], field: String) throws -> Color {
+    guard values.count == 3 || values.count == 4, values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 })
+    else {
+      throw error(field, "expected [r, g, b] or [r, g, b, a] with values 0…1")
+    }
+    return Color(red: values[0], green: values[1], blue: values[2], alpha: values.count == 4 ? values[3] : 1)
+  }
+
+  func resolveBackground(_ spec: SceneFile.BackgroundSpec?) throws -> BackgroundSource {
+    guard let spec else { return .fixed(.solid(Color(red: 0.5, green: 0.5, blue: 0.5))) }
+    let given = [spec.color != nil, spec.gradient != nil, spec.images != nil].filter { $0 }.count
+    guard given == 1 else { throw error("background", "give exactly one of color, gradient, images") }
+    if let c = spec.color { return .fixed(.solid(try color(c, field: "background.color"))) }
+    if let g = spec.gradient {
+      return .fixed(
+        .verticalGradient(
+          top: try color(g.top, field: "background.gradient.top"),
+          bottom: try color(g.bottom, field: "background.gradient.bottom")))
+    }
+    let folder = resolvePath(spec.images ?? "")
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+      throw InputError(.missingInput, InputLocation(file: folder, field: "background.images"), "cannot list the folder")
+    }
+    let pngs = names.filter { $0.lowercased().hasSuffix(".png") }.sorted().map { folder + "/" + $0 }
+    guard !pngs.isEmpty else {
+      throw InputError(.missingInput, InputLocation(file: folder, field: "background.images"), "no .png files")
+    }
+    return .images(pngs)
+  }
+
+  func validateLights(_ lights: [SceneFile.LightSpec]) throws {
+    for (i, light) in lights.enumerated() {
+      let field = "lights[\(i)]"
+      guard Light.Kind(rawValue: light.type) != nil else {
+        throw error(field + ".type", "'\(light.type)' is not directional or ambient")
+      }
+      if let c = light.color { _ = try color(c, field: field + ".color") }
+      if let e = light.eulerAngles { _ = try vector(e, field: field + ".eulerAngles") }
+      if let s = light.intensity, !(s.isFinite && s >= 0) { throw error(field + ".intensity", "must be ≥ 0") }
+    }
+  }
+
+  func validateNodes(_ nodes: [SceneFile.NodeSpec], field: String, depth: Int = 0) throws {
+    guard depth < 32 else { throw error(field, "nodes nested deeper than 32 levels") }
+    for (i, node) in nodes.enumerated() {
+      let f = "\(field)[\(i)]"
+      if let p = node.position { _ = try vector(p, field: f + ".position") }
+      if let e = node.eulerAngles { _ = try vector(e, field: f + ".eulerAngles") }
+      if let s = node.scale { _ = try vector(s, field: f + ".scale") }
+      if let o = node.opacity, !(o.isFinite && o >= 0 && o <= 1) { throw error(f + ".opacity", "must be 0…1") }
+      if let g = node.geometry {
+        let count = [g.sphere != nil, g.box != nil, g.plane != nil].filter { $0 }.count
+        guard count == 1 else { throw error(f + ".geometry", "give exactly one of sphere, box, plane") }
+        let sizes = [g.sphere?.radius, g.box?.width, g.box?.height, g.box?.length, g.plane?.width, g.plane?.height]
+          .compactMap { $0 }
+        guard sizes.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw error(f + ".geometry", "sizes must be finite and ≥ 0") }
+      }
+      if let m = node.material {
+        if let d = m.diffuse { _ = try color(d, field: f + ".material.diffuse") }
+        if let s = m.specular { _ = try color(s, field: f + ".material.specular") }
+        if let l = m.lightingModel, LightingModel(rawValue: l) == nil {
+          throw error(f + ".material.lightingModel", "'\(l)' is not constant, lambert or blinn")
+        }
+        if let t = m.transparency, !(t.isFinite && t >= 0 && t <= 1) { throw error(f + ".material.transparency", "must be 0…1") }
+        if let s = m.shininess, !(s.isFinite && s >= 0) { throw error(f + ".material.shininess", "must be ≥ 0") }
+      }
+      if let b = node.billboard, BillboardConstraint.FreeAxes(rawValue: b) == nil {
+        throw error(f + ".billboard", "'\(b)' is not all or y")
+      }
+      try validateNodes(node.children ?? [], field: f + ".children", depth: depth + 1)
+    }
+  }
+
+  func resolvePlanes(_ planes: [SceneFile.PlaneSpec]) throws -> [TimedPlaneAnchor] {
+    try planes.enumerated().map { i, spec in
+      let f = "planes[\(i)]"
+      let position = try vector(spec.position, field: f + ".position")
+      let euler = try spec.eulerAngles.map { try vector($0, field: f + ".eulerAngles") } ?? .zero
+      let center = try spec.center.map { try vector($0, field: f + ".center") } ?? .zero
+      guard spec.extent.count == 2, spec.extent.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+        throw error(f + ".extent", "expected [x, z] in metres, ≥ 0")
+      }
+      let boundary = try spec.boundary.map { points in
+        try points.enumerated().map { j, p in
+          guard p.count == 2, p.allSatisfy(\.isFinite) else {
+            throw error(f + ".boundary[\(j)]", "expected [x, z]")
+          }
+          return Vector3(p[0], 0, p[1])
+        }
+      }
+      let alignment: PlaneAnchor.Alignment
+      if let a = spec.alignment {
+        guard let parsed = PlaneAnchor.Alignment(rawValue: a) else {
+          throw error(f + ".alignment", "'\(a)' is not horizontal or vertical")
+        }
+        alignment = parsed
+      } else {
+        alignment = .horizontal
+      }
+      let visualization = spec.visualization ?? "none"
+      guard ["none", "grid", "fade"].contains(visualization) else {
+        throw error(f + ".visualization", "'\(visualization)' is not none, grid or fade")
+      }
+      let appearsAt = spec.appearsAt ?? 0
+      guard appearsAt.isFinite else { throw error(f + ".appearsAt", "not finite") }
+      let node = Node()
+      node.eulerAngles = euler
+      let anchor = PlaneAnchor(
+        identifier: spec.id ?? "plane-\(i)",
+        worldFromAnchor: RigidTransform(rotation: node.orientation, translation: position),
+        center: center, extent: Vector3(spec.extent[0], 0, spec.extent[1]), boundary: boundary,
+        alignment: alignment)
+      return TimedPlaneAnchor(anchor: anchor, appearsAt: appearsAt, visualization: visualization)
+    }
+  }
+}

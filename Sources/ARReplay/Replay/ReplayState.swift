@@ -1,0 +1,53 @@
+import ARMath
+import ARRender
+import ARScene
+
+/// The mutable scene state of a run: the node graph, sessions and the AR tick counter.
+struct ReplayState {
+  let scene: ReplayScene
+  let world: Node
+  let pointOfView = Node(name: "pointOfView")
+  var sessions: [Session] = []
+  private(set) var nextTick = 0
+  private(set) var camera: Camera
+
+  init(scene: ReplayScene) throws {
+    self.scene = scene
+    world = scene.makeWorld()
+    camera = try scene.viewportCamera(at: 0)
+    if let assist = scene.remoteAssist {
+      sessions.append(
+        RemoteAssistSession(messages: assist.messages, configuration: assist.configuration))
+    }
+  }
+
+  /// Runs one AR tick: camera pose, sessions, constraints. Returns the tick's events.
+  mutating func advance() throws -> [Event] {
+    let tick = nextTick
+    let t = scene.schedule.time(ofTick: tick)
+    camera = try scene.viewportCamera(at: t)
+    pointOfView.position = camera.worldFromCamera.translation
+    pointOfView.orientation = camera.worldFromCamera.rotation
+    let planes = scene.planes.filter { $0.appearsAt <= t }.map(\.anchor)
+    var context = TickContext(
+      tick: tick, t: t, microseconds: Int64((t * 1e6).rounded()), camera: camera,
+      pointOfView: pointOfView, root: world, planes: planes)
+    for session in sessions { session.update(&context) }
+    world.evaluateConstraints(pointOfView: pointOfView)
+    nextTick += 1
+    return context.events
+  }
+}
+
+extension ReplayScene {
+  /// The background for output frame `frame`.
+  /// - Throws: `PNGError`/`InputError` when a background image cannot be read.
+  func background(forFrame frame: Int) throws -> Background {
+    switch background {
+    case .fixed(let b): return b
+    case .images(let paths):
+      let path = paths[min(frame, paths.count - 1)]
+      return .image(try Image(contentsOfPNG: path))
+    }
+  }
+}
