@@ -36,6 +36,8 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
+    .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
+    .testTarget(name: "ARReplayTests", dependencies: ["ARReplay"], swiftSettings: cxxInterop),
   ],
   cxxLanguageStandard: .cxx17
 )
