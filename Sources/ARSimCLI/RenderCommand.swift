@@ -1,8 +1,72 @@
 import ARRender
+import ARReplay
 
-/// `arsim render`.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--threads N]`.
 enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
-    throw UsageError("not implemented yet")
+    let args = try Arguments(arguments, valueOptions: ["--out", "--frames", "--threads"])
+    guard args.positionals.count == 1 else {
+      throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
+    }
+    let threads = try args.integer("--threads", in: 0...1024) ?? 0
+    let range = try args.value("--frames").map(parseRange)
+    let scene = try ReplayScene.load(path: args.positionals[0])
+    for warning in scene.warnings { output.printError("arsim render: warning: \(warning)") }
+    let directory = args.value("--out") ?? "Output/\(scene.name)"
+    let progress = output.isTerminal ? ProgressLine(output: output) : nil
+    let summary = try Replay(scene: scene).run(
+      ReplayOptions(
+        outputDirectory: directory, frameRange: range, threads: threads,
+        progress: progress.map { line in { line.show($0) } }))
+    progress?.finish()
+    let fps = Double(summary.framesWritten.count) / max(summary.totalSeconds, 1e-9)
+    output.printError(
+      "arsim render: \(summary.framesWritten.count) frames → \(directory) "
+        + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)")
+    return .ok
   }
+
+  /// Parses `A..B` (inclusive) or a single frame `A`.
+  static func parseRange(_ text: String) throws -> ClosedRange<Int> {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: true)
+    if parts.count == 1, !text.contains(".."), let a = Int(parts[0]), a >= 0 { return a...a }
+    guard text.contains(".."), parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]),
+      a >= 0, b >= a
+    else { throw UsageError("--frames '\(text)': expected A..B with 0 ≤ A ≤ B (inclusive)") }
+    return a...b
+  }
+}
+
+/// A one-line progress display on a terminal: frames done, frames/s, ETA.
+final class ProgressLine: @unchecked Sendable {
+  private let output: CommandOutput
+  private var lastShown = -1.0
+
+  init(output: CommandOutput) { self.output = output }
+
+  func show(_ p: ReplayProgress) {
+    guard p.elapsedSeconds - lastShown >= 0.2 || p.framesDone == p.framesTotal else { return }
+    lastShown = p.elapsedSeconds
+    let fps = Double(p.framesDone) / max(p.elapsedSeconds, 1e-9)
+    let eta = Double(p.framesTotal - p.framesDone) / max(fps, 1e-9)
+    output.standardError(
+      "\rframe \(p.framesDone)/\(p.framesTotal)  \(formatted(fps, 1)) fps  ETA \(formatted(eta, 0)) s   ")
+  }
+
+  func finish() { output.standardError("\n") }
+}
+
+/// `x` with `digits` decimals, without Foundation's locale.
+func formatted(_ x: Double, _ digits: Int) -> String {
+  guard x.isFinite else { return "-" }
+  var scale = 1.0
+  for _ in 0..<digits { scale *= 10 }
+  let r = (x * scale).rounded() / scale
+  var s = "\(r)"
+  if digits == 0, s.hasSuffix(".0") { s.removeLast(2) }
+  return s
 }

@@ -184,6 +184,16 @@ struct SceneResolver {
       remoteAssist = (log.messages, configuration)
     }
 
+    var measureSwitchTimes: [Double]?
+    if let spec = file.measure {
+      do {
+        _ = try MeasureSession(switchTimes: spec.switchTimes)
+      } catch {
+        throw self.error("measure.switchTimes", error.description)
+      }
+      measureSwitchTimes = spec.switchTimes
+    }
+
     return ReplayScene(
       name: name, sceneFilePath: path, track: track, clampTrack: clamp,
       captureIntrinsics: capture, viewport: viewport, outputIntrinsics: outputIntrinsics,
@@ -191,7 +201,8 @@ struct SceneResolver {
       start: start, near: near, far: far, background: background,
       supersampling: supersampling, writesDepth: out?.depth ?? false, png: png,
       lights: file.lights ?? [], nodes: file.nodes ?? [], planes: planes, pointCloud: cloud,
-      estimatedFloorY: file.estimatedFloorY, remoteAssist: remoteAssist, warnings: warnings)
+      estimatedFloorY: file.estimatedFloorY, remoteAssist: remoteAssist,
+      measureSwitchTimes: measureSwitchTimes, warnings: warnings)
   }
 
   func vector(_ values: [Double], field: String) throws -> Vector3 {
@@ -301,8 +312,8 @@ struct SceneResolver {
         alignment = .horizontal
       }
       let visualization = spec.visualization ?? "none"
-      guard ["none", "grid", "fade"].contains(visualization) else {
-        throw error(f + ".visualization", "'\(visualization)' is not none, grid or fade")
+      guard ["none", "translucent", "fade"].contains(visualization) else {
+        throw error(f + ".visualization", "'\(visualization)' is not none, translucent or fade")
       }
       let appearsAt = spec.appearsAt ?? 0
       guard appearsAt.isFinite else { throw error(f + ".appearsAt", "not finite") }

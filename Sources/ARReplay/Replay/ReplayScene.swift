@@ -47,6 +47,8 @@ public struct ReplayScene: Sendable {
   public var estimatedFloorY: Double?
   /// The remote-assist session's inputs.
   public var remoteAssist: (messages: [StrokeMessage], configuration: RemoteAssistSession.Configuration)?
+  /// The measuring switch times (τ seconds), when the scene measures.
+  public var measureSwitchTimes: [Double]?
   /// Findings that did not stop loading (unknown fields, track warnings).
   public var warnings: [String]
 }

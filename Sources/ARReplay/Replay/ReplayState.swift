@@ -8,6 +8,8 @@ struct ReplayState {
   let world: Node
   let pointOfView = Node(name: "pointOfView")
   var sessions: [Session] = []
+  /// Plane drawings, each limited to the anchors that asked for its style.
+  var planeVisualizations: [(session: PlaneVisualization, identifiers: Set<String>)] = []
   private(set) var nextTick = 0
   private(set) var camera: Camera
 
@@ -15,6 +17,13 @@ struct ReplayState {
     self.scene = scene
     world = scene.makeWorld()
     camera = try scene.viewportCamera(at: 0)
+    for (value, style) in [("translucent", PlaneVisualization.Style.translucent), ("fade", .sampleApp)] {
+      let ids = Set(scene.planes.filter { $0.visualization == value }.map(\.anchor.identifier))
+      if !ids.isEmpty { planeVisualizations.append((PlaneVisualization(style: style), ids)) }
+    }
+    if let times = scene.measureSwitchTimes {
+      sessions.append(try MeasureSession(switchTimes: times))
+    }
     if let assist = scene.remoteAssist {
       sessions.append(
         RemoteAssistSession(messages: assist.messages, configuration: assist.configuration))
@@ -32,6 +41,13 @@ struct ReplayState {
     var context = TickContext(
       tick: tick, t: t, microseconds: Int64((t * 1e6).rounded()), camera: camera,
       pointOfView: pointOfView, root: world, planes: planes)
+    for (visualization, identifiers) in planeVisualizations {
+      var filtered = context
+      filtered.planes = planes.filter { identifiers.contains($0.identifier) }
+      filtered.events = []
+      visualization.update(&filtered)
+      context.events += filtered.events
+    }
     for session in sessions { session.update(&context) }
     world.evaluateConstraints(pointOfView: pointOfView)
     nextTick += 1

@@ -50,6 +50,7 @@ extension SceneFile {
       "visualization",
     ],
     "remoteAssist": ["strokes", "mode", "pointsPerFrame"],
+    "measure": ["switchTimes"],
   ]
 }
 

@@ -40,6 +40,8 @@ public struct SceneFile: Decodable, Sendable {
   public var estimatedFloorY: Double?
   /// The remote-assist session.
   public var remoteAssist: RemoteAssistSpec?
+  /// The measuring session.
+  public var measure: MeasureSpec?
 }
 
 extension SceneFile {
@@ -185,8 +187,15 @@ extension SceneFile {
     public var alignment: String?
     /// τ when the anchor appears (default 0).
     public var appearsAt: Double?
-    /// `none` (default), `grid` or `fade`.
+    /// `none` (default), `translucent` (a 40 % blue fill) or `fade` (the sample app's red slab
+    /// fading out over 1 s).
     public var visualization: String?
+  }
+
+  /// The measuring session (measure app).
+  public struct MeasureSpec: Decodable, Sendable {
+    /// τ (seconds) at which the measuring switch toggles: on, off, on, …
+    public var switchTimes: [Double]
   }
 
   /// The remote-assist session.

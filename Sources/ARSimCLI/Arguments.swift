@@ -1,0 +1,69 @@
+/// A minimal parser for `POSITIONAL… --option VALUE --flag` command lines.
+struct Arguments {
+  private(set) var positionals: [String] = []
+  private var values: [String: String] = [:]
+  private var flags: Set<String> = []
+
+  /// Parses `arguments`; `valueOptions` take a value, `flagOptions` do not.
+  /// - Throws: `UsageError` for an unknown option, a missing value or a repeated option.
+  init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String> = []) throws {
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      if argument == "--" {
+        positionals += arguments[(index + 1)...]
+        break
+      }
+      if argument.hasPrefix("--") {
+        var name = argument
+        var inlineValue: String?
+        if let equals = argument.firstIndex(of: "=") {
+          name = String(argument[..<equals])
+          inlineValue = String(argument[argument.index(after: equals)...])
+        }
+        if valueOptions.contains(name) {
+          let value: String
+          if let inlineValue {
+            value = inlineValue
+          } else {
+            index += 1
+            guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+            value = arguments[index]
+          }
+          guard values[name] == nil else { throw UsageError("\(name) given twice") }
+          values[name] = value
+        } else if flagOptions.contains(name), inlineValue == nil {
+          flags.insert(name)
+        } else {
+          throw UsageError("unknown option '\(argument)'")
+        }
+      } else {
+        positionals.append(argument)
+      }
+      index += 1
+    }
+  }
+
+  func value(_ name: String) -> String? { values[name] }
+  func has(_ name: String) -> Bool { flags.contains(name) }
+
+  /// An integer option.
+  /// - Throws: `UsageError` when the value is not an integer in `range`.
+  func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+    guard let text = values[name] else { return nil }
+    guard let n = Int(text), range.contains(n) else {
+      throw UsageError("\(name) '\(text)': expected an integer in \(range.lowerBound)…\(range.upperBound)")
+    }
+    return n
+  }
+
+  /// A finite number option.
+  /// - Throws: `UsageError` when the value is not a finite number.
+  func number(_ name: String) throws -> Double? {
+    guard let text = values[name] else { return nil }
+    guard let x = Double(text), x.isFinite else {
+      throw UsageError("\(name) '\(text)': expected a number")
+    }
+    return x
+  }
+}
