@@ -83,7 +83,10 @@ extension CameraTrack {
   }
 
   private static func finiteNumber(_ value: Any?) -> Double? {
-    guard let value, !(value is Bool), let number = value as? NSNumber else { return nil }
+    // Booleans are NSNumbers too; their Objective-C type code is "c" (char).
+    guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else {
+      return nil
+    }
     let d = number.doubleValue
     return d.isFinite ? d : nil
   }
