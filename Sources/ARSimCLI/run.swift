@@ -7,9 +7,10 @@ let usage = """
   COMMANDS:
     render SCENE.json [--out DIR] [--frames A..B] [--threads N]
                             Replay a scene and write PNG frames, events, trace and run.json.
-    track info FILE [--format F]
+    track info FILE [--format F] [--times FILE] [--sensor FILE]
+               [--camera-axes opencv|arkit] [--world-up y|z|minusY]
                             Summarise a camera track.
-    track convert FILE --to tum OUT [--format F]
+    track convert FILE --to tum OUT [same options as info]
                             Convert a camera track to TUM text in ARKit frames.
     strokes from-quickdraw FILE.ndjson --drawing N [--view WxH] [--scale S] [--start T]
                             Turn a Quick, Draw! drawing into a stroke log (JSON Lines).
