@@ -36,6 +36,9 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARReplayTests", dependencies: ["ARReplay"], exclude: ["__Fixtures__"],
+      swiftSettings: cxxInterop),
   ],
   cxxLanguageStandard: .cxx17
 )
