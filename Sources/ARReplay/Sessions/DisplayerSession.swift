@@ -86,7 +86,8 @@ public final class DisplayerSession: Session {
       streams.append(
         Stream(
           reader: reader,
-          clock: VideoClock(rate: reader.header.frameRate, frameCount: count, end: configuration.end),
+          clock: VideoClock(
+            rate: reader.header.frameRate, frameCount: count, end: configuration.end),
           conversion: YCbCrConversion(
             range: video.range ?? reader.header.range, appKernel: configuration.appKernel),
           startMicroseconds: start))
@@ -143,7 +144,8 @@ public final class DisplayerSession: Session {
       rotation = Quaternion(
         axis: .unitY, angleRadians: Self.headingYaw(of: context.camera.worldFromCamera))
     }
-    let worldFromRoot = RigidTransform(rotation: rotation, translation: hit.worldFromHit.translation)
+    let worldFromRoot = RigidTransform(
+      rotation: rotation, translation: hit.worldFromHit.translation)
     let index = screens.count
     let root = DisplayerModel.makeRoot(name: "displayer-root-\(index)")
     root.position = worldFromRoot.translation
@@ -203,7 +205,8 @@ public final class DisplayerSession: Session {
       frame = f
     } catch {
       context.emit(
-        "displayer-video-error", [("video", .integer(video)), ("error", .string(error.description))])
+        "displayer-video-error",
+        [("video", .integer(video)), ("error", .string(error.description))])
       return
     }
     guard let node = DisplayerModel.screen(of: screenNodes[screen]),

@@ -47,7 +47,8 @@ public struct YCbCrConversion: Hashable, Sendable {
   public func texture(from frame: Y4MFrame) -> Texture {
     let pixels = rgbaBytes(from: frame)
     // Sizes agree by construction, and a header always has width, height ≥ 1.
-    guard let texture = Texture(width: frame.header.width, height: frame.header.height, pixels: pixels)
+    guard
+      let texture = Texture(width: frame.header.width, height: frame.header.height, pixels: pixels)
     else { preconditionFailure("texture size mismatch") }
     return texture
   }
@@ -95,8 +96,7 @@ public struct YCbCrConversion: Hashable, Sendable {
     return out
   }
 
-  private func standardRGB(y luma: UInt8, u: Double, v: Double) -> (r: UInt8, g: UInt8, b: UInt8)
-  {
+  private func standardRGB(y luma: UInt8, u: Double, v: Double) -> (r: UInt8, g: UInt8, b: UInt8) {
     var y = Double(luma)
     var u = u
     var v = v

@@ -129,7 +129,8 @@ import Testing
 
   @Test("defaults and extensions: C absent is 420jpeg, XCOLORRANGE=FULL, mono, FRAME parameters")
   func headerFields() throws {
-    let bytes = Array("YUV4MPEG2 W3 H1 F30000:1001 Cmono XCOLORRANGE=FULL\nFRAME Ixyz\n".utf8)
+    let bytes =
+      Array("YUV4MPEG2 W3 H1 F30000:1001 Cmono XCOLORRANGE=FULL\nFRAME Ixyz\n".utf8)
       + [1, 2, 3]
     let reader = try Y4MReader(path: try Y4MTestFile.write(bytes))
     #expect(reader.header.colorSpace == .mono)
