@@ -194,6 +194,8 @@ struct SceneResolver {
       measureSwitchTimes = spec.switchTimes
     }
 
+    let displayers = try file.displayers.map(resolveDisplayers)
+
     return ReplayScene(
       name: name, sceneFilePath: path, track: track, clampTrack: clamp,
       captureIntrinsics: capture, viewport: viewport, outputIntrinsics: outputIntrinsics,
@@ -202,7 +204,36 @@ struct SceneResolver {
       supersampling: supersampling, writesDepth: out?.depth ?? false, png: png,
       lights: file.lights ?? [], nodes: file.nodes ?? [], planes: planes, pointCloud: cloud,
       estimatedFloorY: file.estimatedFloorY, remoteAssist: remoteAssist,
-      measureSwitchTimes: measureSwitchTimes, warnings: warnings)
+      measureSwitchTimes: measureSwitchTimes, displayers: displayers, warnings: warnings)
+  }
+
+  func resolveDisplayers(_ spec: SceneFile.DisplayersSpec) throws -> DisplayerConfiguration {
+    func parse<T: RawRepresentable & CaseIterable>(_ value: String?, _ field: String, default d: T) throws -> T
+    where T.RawValue == String {
+      guard let value else { return d }
+      guard let parsed = T(rawValue: value) else {
+        throw error(field, "'\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      return parsed
+    }
+    let taps = try spec.taps.enumerated().map { i, tap in
+      guard tap.t.isFinite, tap.u.isFinite, tap.v.isFinite else {
+        throw error("displayers.taps[\(i)]", "t, u and v must be finite")
+      }
+      return DisplayerTap(t: tap.t, u: tap.u, v: tap.v)
+    }
+    let videos = try (spec.videos ?? []).enumerated().map { i, video in
+      DisplayerVideo(
+        path: resolvePath(video.path), start: video.start ?? 0,
+        range: try video.range.map { try parse($0, "displayers.videos[\(i)].range", default: YCbCrRange.full) })
+    }
+    return DisplayerConfiguration(
+      taps: taps,
+      orientation: try parse(spec.orientation, "displayers.orientation", default: DisplayerOrientation.hitTransform),
+      videos: videos,
+      waitingVideo: try parse(spec.waitingVideo, "displayers.waitingVideo", default: DisplayerWaitingVideo.queue),
+      end: try parse(spec.end, "displayers.end", default: VideoEndBehavior.hold),
+      appKernel: spec.appKernel ?? false)
   }
 
   func vector(_ values: [Double], field: String) throws -> Vector3 {

@@ -49,6 +49,8 @@ public struct ReplayScene: Sendable {
   public var remoteAssist: (messages: [StrokeMessage], configuration: RemoteAssistSession.Configuration)?
   /// The measuring switch times (τ seconds), when the scene measures.
   public var measureSwitchTimes: [Double]?
+  /// The displayer session's configuration, when the scene places video screens.
+  public var displayers: DisplayerConfiguration?
   /// Findings that did not stop loading (unknown fields, track warnings).
   public var warnings: [String]
 }

@@ -24,6 +24,9 @@ struct ReplayState {
     if let times = scene.measureSwitchTimes {
       sessions.append(try MeasureSession(switchTimes: times))
     }
+    if let displayers = scene.displayers {
+      sessions.append(try DisplayerSession(configuration: displayers, sceneFile: scene.sceneFilePath))
+    }
     if let assist = scene.remoteAssist {
       sessions.append(
         RemoteAssistSession(messages: assist.messages, configuration: assist.configuration))

@@ -51,6 +51,9 @@ extension SceneFile {
     ],
     "remoteAssist": ["strokes", "mode", "pointsPerFrame"],
     "measure": ["switchTimes"],
+    "displayers": ["taps", "orientation", "videos", "waitingVideo", "end", "appKernel"],
+    "displayers.taps[]": ["t", "u", "v"],
+    "displayers.videos[]": ["path", "start", "range"],
   ]
 }
 

@@ -42,6 +42,8 @@ public struct SceneFile: Decodable, Sendable {
   public var remoteAssist: RemoteAssistSpec?
   /// The measuring session.
   public var measure: MeasureSpec?
+  /// Tap-to-place video screens.
+  public var displayers: DisplayersSpec?
 }
 
 extension SceneFile {
@@ -196,6 +198,39 @@ extension SceneFile {
   public struct MeasureSpec: Decodable, Sendable {
     /// τ (seconds) at which the measuring switch toggles: on, off, on, …
     public var switchTimes: [Double]
+  }
+
+  /// The displayer session (video-with-ARKit app).
+  public struct DisplayersSpec: Decodable, Sendable {
+    /// Taps: τ seconds and output pixel (u right, v down).
+    public var taps: [TapSpec]
+    /// `hitTransform` (default) or `faceCamera`.
+    public var orientation: String?
+    /// Remote videos (YUV4MPEG2), assigned to free screens in start order.
+    public var videos: [VideoSpec]?
+    /// `queue` (default) or `drop`: a video with no free screen waits or is dropped.
+    public var waitingVideo: String?
+    /// `hold` (default) or `loop` after a video's last frame.
+    public var end: String?
+    /// Convert frames as the app's Metal kernel does (default false).
+    public var appKernel: Bool?
+  }
+
+  /// One tap.
+  public struct TapSpec: Decodable, Sendable {
+    public var t: Double
+    public var u: Double
+    public var v: Double
+  }
+
+  /// One remote video.
+  public struct VideoSpec: Decodable, Sendable {
+    /// Path to a `.y4m` file.
+    public var path: String
+    /// τ when the remote user joins (default 0); video time = τ − start.
+    public var start: Double?
+    /// `full` or `limited`; overrides the file's `XCOLORRANGE`.
+    public var range: String?
   }
 
   /// The remote-assist session.

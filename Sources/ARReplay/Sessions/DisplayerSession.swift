@@ -132,20 +132,22 @@ public final class DisplayerSession: Session {
   // MARK: Steps
 
   private func tap(_ tap: DisplayerTap, _ context: inout TickContext) {
-    let ray = context.camera.worldRay(u: tap.u, v: tap.v)
-    guard let hit = Self.hitExistingPlane(ray: ray, planes: context.planes) else {
+    // ARKit's `existingPlane`: the infinite plane of each anchor, nearest first.
+    let results = HitTestScene(planes: context.planes).hitTest(
+      u: tap.u, v: tap.v, types: [.existingPlane], camera: context.camera)
+    guard let hit = results.first, let anchor = hit.anchor else {
       context.emit("displayer-miss", [("u", .number(tap.u)), ("v", .number(tap.v))])
       return
     }
     let rotation: Quaternion
     switch configuration.orientation {
-    case .hitTransform: rotation = hit.worldFromHit.rotation
+    case .hitTransform: rotation = anchor.worldFromAnchor.rotation
     case .faceCamera:
       rotation = Quaternion(
         axis: .unitY, angleRadians: Self.headingYaw(of: context.camera.worldFromCamera))
     }
     let worldFromRoot = RigidTransform(
-      rotation: rotation, translation: hit.worldFromHit.translation)
+      rotation: rotation, translation: hit.worldTransform.translation)
     let index = screens.count
     let root = DisplayerModel.makeRoot(name: "displayer-root-\(index)")
     root.position = worldFromRoot.translation
@@ -153,11 +155,11 @@ public final class DisplayerSession: Session {
     context.root.addChildNode(root)
     screenNodes.append(root)
     screens.append(
-      Screen(index: index, anchorIdentifier: hit.anchor, worldFromRoot: worldFromRoot))
+      Screen(index: index, anchorIdentifier: anchor.identifier, worldFromRoot: worldFromRoot))
     context.emit(
       "displayer-placed",
       [
-        ("index", .integer(index)), ("anchor", .string(hit.anchor)),
+        ("index", .integer(index)), ("anchor", .string(anchor.identifier)),
         ("position", .numbers(worldFromRoot.translation.array)),
         ("distance", .number(hit.distance)), ("u", .number(tap.u)), ("v", .number(tap.v)),
       ])
@@ -222,35 +224,6 @@ public final class DisplayerSession: Session {
 
   /// A hit of an infinite plane: anchor, world from hit (anchor rotation, hit position),
   /// distance from the ray origin (metres).
-  struct PlaneHit {
-    var anchor: String
-    var worldFromHit: RigidTransform
-    var distance: Double
-  }
-
-  /// The nearest intersection of `ray` (world, unit direction) with the anchors' planes, each
-  /// taken as the infinite plane through the anchor origin with normal the anchor's +Y
-  /// (ARKit's `existingPlane`). Hits behind the origin and rays parallel to a plane (|n·d| <
-  /// 1e-12) are ignored; ties keep the first anchor.
-  static func hitExistingPlane(ray: Ray, planes: [PlaneAnchor]) -> PlaneHit? {
-    var best: PlaneHit?
-    for anchor in planes {
-      let normal = anchor.worldFromAnchor.transformDirection(.unitY)
-      let denominator = normal.dot(ray.direction)
-      guard abs(denominator) >= 1e-12 else { continue }
-      let s = normal.dot(anchor.worldFromAnchor.translation - ray.origin) / denominator
-      guard s > 0, s.isFinite else { continue }
-      let distance = s * ray.direction.length
-      if let b = best, b.distance <= distance { continue }
-      best = PlaneHit(
-        anchor: anchor.identifier,
-        worldFromHit: RigidTransform(
-          rotation: anchor.worldFromAnchor.rotation, translation: ray.point(at: s)),
-        distance: distance)
-    }
-    return best
-  }
-
   /// The camera heading as a yaw about world +Y (radians): the angle that turns −Z onto the
   /// horizontal projection of the camera's forward (−Z) axis, atan2(−f.x, −f.z). This is
   /// ARKit's `ARCamera.eulerAngles.y` (roll, then pitch, then yaw) for |pitch| < 90°
