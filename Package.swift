@@ -36,6 +36,14 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARRenderTests", dependencies: ["ARRender"], exclude: ["__Fixtures__"],
+      swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARSimTestingTests", dependencies: ["ARSimTesting", "ARRender"],
+      swiftSettings: cxxInterop),
   ],
   cxxLanguageStandard: .cxx17
 )
