@@ -208,7 +208,8 @@ func colorDelta(
 /// and the pixel's own alpha; written opaque.
 @inline(__always)
 private func drawGray(
-  _ image: UnsafeRawBufferPointer, _ i: Int, _ alpha: Double, _ out: UnsafeMutableBufferPointer<UInt8>
+  _ image: UnsafeRawBufferPointer, _ i: Int, _ alpha: Double,
+  _ out: UnsafeMutableBufferPointer<UInt8>
 ) {
   let k = i * 4
   let luma =

@@ -52,7 +52,8 @@ extension DepthImage {
     var values = [UInt16](repeating: 0, count: width * height)
     values.withUnsafeMutableBytes { destination in
       bytes.withUnsafeBytes { source in
-        destination.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<destination.count]))
+        destination.copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: source[0..<destination.count]))
       }
     }
     guard let depth = DepthImage(width: width, height: height, millimetres: values) else {

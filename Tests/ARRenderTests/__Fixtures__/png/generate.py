@@ -17,7 +17,7 @@ with open("gray-alpha.png", "wb") as f:
 with open("rgb16.png", "wb") as f:
     png.Writer(3, 2, greyscale=False, bitdepth=16).write(
         f, [[65535, 0, 32896, 257, 32767, 32768, 384, 386, 1],
-            [128, 129, 65535, 0, 0, 0, 65280, 65407, 65409]])
+            [128, 129, 65535, 0, 0, 0, 65280, 65406, 65407]])
 
 # 10x10 RGB, 8-bit, Adam7 interlaced: pixel (u, v) = (25u, 25v, 255 - 2uv).
 with open("adam7.png", "wb") as f:
