@@ -43,7 +43,7 @@ let package = Package(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimTestingTests", dependencies: ["ARSimTesting", "ARRender"],
-      swiftSettings: cxxInterop),
+      exclude: ["__Goldens__"], swiftSettings: cxxInterop),
   ],
   cxxLanguageStandard: .cxx17
 )
