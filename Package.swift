@@ -40,6 +40,10 @@ let package = Package(
     .testTarget(
       name: "ARReplayTests", dependencies: ["ARReplay", "ARSimCLI"], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
+      name: "ARRenderTests", dependencies: ["ARRender"], exclude: ["__Fixtures__"],
+      name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
+      name: "ARSimTestingTests", dependencies: ["ARSimTesting", "ARRender"],
+      exclude: ["__Goldens__"], swiftSettings: cxxInterop),
   ],
   cxxLanguageStandard: .cxx17
 )

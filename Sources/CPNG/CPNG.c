@@ -88,6 +88,7 @@ int arsim_png_encode(const void *pixels, uint32_t width, uint32_t height, arsim_
     case ARSIM_PNG_RGB8: break;
     case ARSIM_PNG_RGBA8: colorType = PNG_COLOR_TYPE_RGB_ALPHA; bytesPerPixel = 4; break;
     case ARSIM_PNG_GRAY16: colorType = PNG_COLOR_TYPE_GRAY; bitDepth = 16; bytesPerPixel = 2; break;
+    case ARSIM_PNG_RGBX8: bytesPerPixel = 4; break;
     default: png_error(png, "unknown pixel format");
   }
   png_set_IHDR(png, info, width, height, bitDepth, colorType, PNG_INTERLACE_NONE,
@@ -104,6 +105,7 @@ int arsim_png_encode(const void *pixels, uint32_t width, uint32_t height, arsim_
   png_set_compression_level(png, zlibLevel);
   png_set_compression_strategy(png, zlibStrategy);
   png_write_info(png, info);
+  if (format == ARSIM_PNG_RGBX8) png_set_filler(png, 0, PNG_FILLER_AFTER);  // strip the 4th byte
   if (bitDepth == 16) {
     const uint16_t probe = 1;
     if (*(const uint8_t *)&probe == 1) png_set_swap(png);  // host little-endian → PNG big-endian

@@ -15,6 +15,7 @@ typedef enum {
   ARSIM_PNG_RGB8 = 0,    ///< 3 bytes per pixel, R G B.
   ARSIM_PNG_RGBA8 = 1,   ///< 4 bytes per pixel, R G B A.
   ARSIM_PNG_GRAY16 = 2,  ///< one host-endian uint16 per pixel; written big-endian.
+  ARSIM_PNG_RGBX8 = 3,   ///< 4 bytes per pixel in memory (R G B A); written as RGB, A dropped.
 } arsim_png_format;
 
 /// Row filter choice for the encoder (libpng PNG_FILTER_* bits).

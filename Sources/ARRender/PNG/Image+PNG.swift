@@ -1,0 +1,89 @@
+import CPNG
+
+extension Image {
+  /// The image as PNG bytes.
+  /// - Throws: `PNGError.encodingFailed` for an empty image.
+  /// - Complexity: O(width · height).
+  public func pngData(options: PNGEncoder = PNGEncoder()) throws -> [UInt8] {
+    try options.encode(self)
+  }
+
+  /// Decodes any PNG libpng reads into RGBA8: palette and grayscale are expanded, `tRNS`
+  /// becomes alpha, images without alpha get 255, 16-bit channels are reduced by rounding
+  /// v·255/65535 (`png_set_scale_16`), Adam7 is de-interlaced. No gamma or colour-profile
+  /// conversion is applied (the stored values are taken as sRGB).
+  /// - Parameter file: the name used in error messages.
+  /// - Throws: `PNGError.decodingFailed` with libpng's message for corrupt or truncated data.
+  public init(pngData: [UInt8], file: String = "<memory>") throws {
+    let (bytes, width, height) = try decodePNG(pngData, gray16: false, file: file)
+    guard let image = Image(width: width, height: height, pixels: bytes) else {
+      throw PNGError.decodingFailed(InputLocation(file: file), message: "unexpected pixel count")
+    }
+    self = image
+  }
+
+  /// Reads and decodes a PNG file.
+  /// - Throws: `InputError` `.missingInput` when the file cannot be opened,
+  ///   `PNGError.decodingFailed` when it is not a valid PNG.
+  public init(contentsOfPNG path: String) throws {
+    try self.init(pngData: FileIO.read(path), file: path)
+  }
+
+  /// Encodes and writes the image atomically (`FileIO.writeAtomically`).
+  /// - Throws: `PNGError.encodingFailed`, or `InputError` `.cannotCreate` for the write.
+  public func writePNG(to path: String, options: PNGEncoder = PNGEncoder()) throws {
+    try FileIO.writeAtomically(options.encode(self, file: path), to: path)
+  }
+}
+
+extension DepthImage {
+  /// The depth map as a 16-bit grayscale PNG (millimetres, big-endian in the file).
+  /// - Throws: `PNGError.encodingFailed` for an empty map.
+  public func pngData(options: PNGEncoder = PNGEncoder()) throws -> [UInt8] {
+    try options.encode(self)
+  }
+
+  /// Decodes a PNG into 16-bit values: 16-bit grayscale is taken as is; 8-bit gray is widened
+  /// (v·257); colour images are converted with libpng's default `rgb_to_gray` weights; alpha
+  /// is dropped.
+  /// - Throws: `PNGError.decodingFailed` with libpng's message.
+  public init(pngData: [UInt8], file: String = "<memory>") throws {
+    let (bytes, width, height) = try decodePNG(pngData, gray16: true, file: file)
+    var values = [UInt16](repeating: 0, count: width * height)
+    values.withUnsafeMutableBytes { destination in
+      bytes.withUnsafeBytes { source in
+        destination.copyMemory(
+          from: UnsafeRawBufferPointer(rebasing: source[0..<destination.count]))
+      }
+    }
+    guard let depth = DepthImage(width: width, height: height, millimetres: values) else {
+      throw PNGError.decodingFailed(InputLocation(file: file), message: "unexpected pixel count")
+    }
+    self = depth
+  }
+}
+
+/// Runs the shim's decoder; returns the raw output bytes (RGBA8 or host-endian UInt16).
+private func decodePNG(_ data: [UInt8], gray16: Bool, file: String) throws -> (
+  [UInt8], Int, Int
+) {
+  var out: UnsafeMutablePointer<UInt8>? = nil
+  var width: UInt32 = 0
+  var height: UInt32 = 0
+  var message = [CChar](repeating: 0, count: 256)
+  let status = data.withUnsafeBufferPointer { input in
+    message.withUnsafeMutableBufferPointer { error in
+      arsim_png_decode(
+        input.baseAddress, input.count, gray16 ? 1 : 0, &out, &width, &height,
+        error.baseAddress, error.count)
+    }
+  }
+  defer { arsim_png_free(out) }
+  guard status == 0, let out else {
+    let text = decodeCString(message)
+    throw PNGError.decodingFailed(
+      InputLocation(file: file), message: text.isEmpty ? "unknown libpng error" : text)
+  }
+  let count = Int(width) * Int(height) * (gray16 ? 2 : 4)
+  return (Array(UnsafeBufferPointer(start: out, count: count)), Int(width), Int(height))
+}
