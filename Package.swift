@@ -36,6 +36,7 @@ let package = Package(
 
     // MARK: Tests
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
+    .testTarget(name: "ARRenderTests", dependencies: ["ARRender"], swiftSettings: cxxInterop),
   ],
   cxxLanguageStandard: .cxx17
 )
