@@ -83,7 +83,7 @@ struct BandRenderer {
             for column in 0..<width {
               let i = row * width + column
               output.depth[(firstRow + row) * width + column] =
-                ids[i] >= 0 ? DepthImage.millimetres(fromMetres: depths[i]) : 0
+                ids[i] >= 0 ? depths[i] : 0
             }
           }
         }

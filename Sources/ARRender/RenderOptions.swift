@@ -47,6 +47,9 @@ public struct RenderedFrame: Sendable {
   /// Opaque-surface depth in millimetres along the camera's −Z (0 = no surface), when
   /// `RenderOptions.writesDepth` is set; otherwise `nil`.
   public var depth: DepthImage?
+  /// The unquantized depth in metres along −Z (0 = no surface), row-major; empty unless depth
+  /// was requested (tests).
+  var depthMetres: [Double] = []
 
   /// Creates a frame.
   public init(image: Image, depth: DepthImage?) {

@@ -38,7 +38,7 @@ public struct Renderer: Sendable {
     let background = BackgroundSampler(
       options.background, width: width, height: height, scale: scale)
     var pixels = [UInt8](repeating: 255, count: width * height * 4)
-    var depth = options.writesDepth ? [UInt16](repeating: 0, count: width * height) : []
+    var depth = options.writesDepth ? [Double](repeating: 0, count: width * height) : []
     guard width > 0, height > 0 else {
       return RenderedFrame(
         image: Image(width: width, height: height, fill: (0, 0, 0, 255)),
@@ -67,9 +67,14 @@ public struct Renderer: Sendable {
       }
     }
     let image = Image(width: width, height: height, pixels: pixels) ?? Image(width: 0, height: 0)
-    return RenderedFrame(
+    var result = RenderedFrame(
       image: image,
-      depth: writesDepth ? DepthImage(width: width, height: height, millimetres: depth) : nil)
+      depth: writesDepth
+        ? DepthImage(
+          width: width, height: height, millimetres: depth.map(DepthImage.millimetres(fromMetres:)))
+        : nil)
+    result.depthMetres = depth
+    return result
   }
 
   /// The online CPU count (at least 1).
@@ -107,7 +112,7 @@ public struct Renderer: Sendable {
 /// Output buffers shared by the workers; each band writes only its own rows.
 struct BandOutput: @unchecked Sendable {
   var pixels: UnsafeMutableBufferPointer<UInt8>
-  var depth: UnsafeMutableBufferPointer<UInt16>
+  var depth: UnsafeMutableBufferPointer<Double>
 }
 
 /// Background colour at any sample.
