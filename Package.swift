@@ -44,6 +44,7 @@ let package = Package(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
       name: "ARSimTestingTests", dependencies: ["ARSimTesting", "ARRender"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
+    .testTarget(name: "ARRenderTests", dependencies: ["ARRender"], swiftSettings: cxxInterop),
   ],
   cxxLanguageStandard: .cxx17
 )

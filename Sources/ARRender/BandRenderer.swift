@@ -1,0 +1,145 @@
+/// Renders one band of output rows at a time into its own sample buffers (one per worker).
+///
+/// Sample grid: N×N samples per pixel; sample column sx sits at screen u = (sx + ½)/N − ½ and
+/// sample row sy at v = (sy + ½)/N − ½, so N = 1 samples exactly the pixel centres. Every value
+/// of a sample depends only on its own (u, v), never on the band, which keeps the output
+/// independent of the thread count.
+struct BandRenderer {
+  let frame: PreparedFrame
+  let background: BackgroundSampler
+  let width: Int
+  let height: Int
+  let scale: Int
+  let bandRows: Int
+  let writesDepth: Bool
+  /// Per sample of the band: depth (metres along −Z, +∞ = empty), visible primitive
+  /// (−1 = none; spheres first, then triangles offset by the sphere count), colour 0…1.
+  var depths: [Double]
+  var ids: [Int32]
+  var colors: [SIMD3<Double>]
+
+  init(
+    frame: PreparedFrame, background: BackgroundSampler, width: Int, height: Int, scale: Int,
+    bandRows: Int, writesDepth: Bool
+  ) {
+    self.frame = frame
+    self.background = background
+    self.width = width
+    self.height = height
+    self.scale = scale
+    self.bandRows = bandRows
+    self.writesDepth = writesDepth
+    let samples = width * scale * bandRows * scale
+    depths = [Double](repeating: .infinity, count: samples)
+    ids = [Int32](repeating: -1, count: samples)
+    colors = [SIMD3<Double>](repeating: .zero, count: samples)
+  }
+
+  /// Renders output rows `firstRow ..< firstRow + bandRows` (clipped to the image).
+  mutating func render(firstRow: Int, into output: BandOutput) {
+    let rows = min(bandRows, height - firstRow)
+    let grid = SampleGrid(
+      scale: scale, columns: width * scale, firstRow: firstRow * scale,
+      rowCount: rows * scale)
+    let frame = self.frame
+    let background = self.background
+    let scale = self.scale
+    let width = self.width
+    depths.withUnsafeMutableBufferPointer { depths in
+      ids.withUnsafeMutableBufferPointer { ids in
+        colors.withUnsafeMutableBufferPointer { colors in
+          let buffers = SampleBuffers(depths: depths, ids: ids, colors: colors)
+          buffers.clear(count: grid.columns * grid.rowCount)
+          frame.rasterizeOpaque(grid: grid, into: buffers)
+          frame.shadeOpaque(grid: grid, background: background, into: buffers)
+          frame.blendTransparent(grid: grid, into: buffers)
+          // Box-filter resolve: mean of the N×N samples, clamp, round to 8 bits.
+          let weight = 1 / Double(scale * scale)
+          for row in 0..<rows {
+            for column in 0..<width {
+              var sum = SIMD3<Double>.zero
+              for sy in 0..<scale {
+                let base = (row * scale + sy) * grid.columns + column * scale
+                for sx in 0..<scale { sum += colors[base + sx] }
+              }
+              let mean = (sum * weight).clamped(lowerBound: .zero, upperBound: .one)
+              let o = ((firstRow + row) * width + column) * 4
+              output.pixels[o] = UInt8((mean.x * 255).rounded())
+              output.pixels[o + 1] = UInt8((mean.y * 255).rounded())
+              output.pixels[o + 2] = UInt8((mean.z * 255).rounded())
+              output.pixels[o + 3] = 255
+            }
+          }
+          guard writesDepth else { return }
+          // Depth output is the pixel-centre ray's depth: with N = 1 that is the sample; with
+          // N > 1 a separate visibility pass at pixel centres.
+          var depthGrid = grid
+          if scale > 1 {
+            depthGrid = SampleGrid(scale: 1, columns: width, firstRow: firstRow, rowCount: rows)
+            buffers.clear(count: width * rows)
+            frame.rasterizeOpaque(grid: depthGrid, into: buffers)
+          }
+          for row in 0..<rows {
+            for column in 0..<width {
+              let i = row * width + column
+              output.depth[(firstRow + row) * width + column] =
+                ids[i] >= 0 ? depths[i] : 0
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// The samples of one band: `rowCount` rows of `columns` samples starting at sample row
+/// `firstRow` of the whole image.
+struct SampleGrid {
+  var scale: Int
+  var columns: Int
+  var firstRow: Int
+  var rowCount: Int
+
+  /// Screen u of sample column sx.
+  @inline(__always) func u(_ sx: Int) -> Double {
+    (Double(sx) + 0.5) / Double(scale) - 0.5
+  }
+  /// Screen v of (whole-image) sample row sy.
+  @inline(__always) func v(_ sy: Int) -> Double {
+    (Double(sy) + 0.5) / Double(scale) - 0.5
+  }
+
+  /// Sample columns whose u lies in [minU, maxU].
+  @inline(__always) func columns(minU: Double, maxU: Double) -> Range<Int> {
+    let n = Double(scale)
+    let low = ((minU + 0.5) * n - 0.5).rounded(.up)
+    let high = ((maxU + 0.5) * n - 0.5).rounded(.down)
+    guard low <= high, high >= 0, low < Double(columns) else { return 0..<0 }
+    return Int(max(0, low))..<Int(min(Double(columns - 1), high)) + 1
+  }
+
+  /// Whole-image sample rows of this band whose v lies in [minV, maxV].
+  @inline(__always) func rows(minV: Double, maxV: Double) -> Range<Int> {
+    let n = Double(scale)
+    let low = ((minV + 0.5) * n - 0.5).rounded(.up)
+    let high = ((maxV + 0.5) * n - 0.5).rounded(.down)
+    let first = Double(firstRow)
+    let last = Double(firstRow + rowCount - 1)
+    guard low <= high, high >= first, low <= last else { return 0..<0 }
+    return Int(max(first, low))..<Int(min(last, high)) + 1
+  }
+}
+
+/// Unsafe views of a band's sample buffers.
+struct SampleBuffers {
+  var depths: UnsafeMutableBufferPointer<Double>
+  var ids: UnsafeMutableBufferPointer<Int32>
+  var colors: UnsafeMutableBufferPointer<SIMD3<Double>>
+
+  func clear(count: Int) {
+    for i in 0..<count {
+      depths[i] = .infinity
+      ids[i] = -1
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import ARMath
+import ARScene
+
+/// One primitive in drawing order: a sphere or a triangle, by index into `PreparedFrame`.
+struct DrawEntry: Sendable {
+  var isSphere: Bool
+  /// Index into `spheres` or `triangles`.
+  var index: Int
+  /// Index into `materials`.
+  var material: Int
+}
+
+/// A `RenderList` transformed into camera space for one camera: prepared primitives in drawing
+/// order, flattened materials and camera-space lights. Built once per frame, read by all
+/// threads.
+struct PreparedFrame: Sendable {
+  var intrinsics: CameraIntrinsics
+  var near: Double
+  var far: Double
+  var spheres: [SpherePrimitive] = []
+  var triangles: [TrianglePrimitive] = []
+  var materials: [ShadingMaterial] = []
+  /// Material index of each sphere and of each triangle.
+  var sphereMaterials: [Int] = []
+  var triangleMaterials: [Int] = []
+  /// Opaque primitives in list order (equal depths: the first drawn wins).
+  var opaque: [DrawEntry] = []
+  /// Transparent primitives, items sorted back to front by the view depth of their node origin
+  /// (ties in list order).
+  var transparent: [DrawEntry] = []
+  var lights: ShadingLights
+
+  init(_ list: RenderList, camera: Camera) {
+    intrinsics = camera.intrinsics
+    near = camera.near
+    far = camera.far
+    let cameraFromWorld = camera.cameraFromWorld
+    let cameraFromWorldMatrix = cameraFromWorld.matrix
+    var towardLights: [SIMD3<Double>] = []
+    var colors: [SIMD3<Double>] = []
+    for light in list.directionalLights {
+      let d = cameraFromWorld.transformDirection(light.direction)
+      guard let unit = d.normalized, unit.isFinite else { continue }
+      towardLights.append(SIMD3(-unit.x, -unit.y, -unit.z))
+      colors.append(light.color)
+    }
+    lights = ShadingLights(towardLights: towardLights, colors: colors, ambient: list.ambient)
+
+    var transparentItems: [(depth: Double, order: Int, entries: [DrawEntry])] = []
+    for (order, item) in list.items.enumerated() {
+      let cameraFromNode = cameraFromWorldMatrix * item.worldFromNode
+      guard cameraFromNode.isFinite else { continue }
+      var material = ShadingMaterial(item.material, opacity: item.opacity)
+      var entries: [DrawEntry] = []
+      switch item.shape {
+      case .sphere(let sphere):
+        material.texture = nil  // spheres carry no texture coordinates
+        if let prepared = SpherePrimitive(
+          radius: sphere.radius, cameraFromNode: cameraFromNode, intrinsics: intrinsics,
+          near: near, far: far)
+        {
+          entries.append(DrawEntry(isSphere: true, index: spheres.count, material: materials.count))
+          spheres.append(prepared)
+          sphereMaterials.append(materials.count)
+        }
+      case .box, .plane:
+        for (a, b, c) in TrianglePrimitive.localTriangles(of: item.shape) {
+          func toCamera(_ vertex: TriangleVertex) -> TriangleVertex {
+            let p = cameraFromNode.transformPoint(
+              Vector3(vertex.position.x, vertex.position.y, vertex.position.z))
+            return TriangleVertex(position: SIMD3(p.x, p.y, p.z), uv: vertex.uv)
+          }
+          if let prepared = TrianglePrimitive(
+            toCamera(a), toCamera(b), toCamera(c), doubleSided: item.material.isDoubleSided,
+            intrinsics: intrinsics, near: near)
+          {
+            entries.append(
+              DrawEntry(isSphere: false, index: triangles.count, material: materials.count))
+            triangles.append(prepared)
+            triangleMaterials.append(materials.count)
+          }
+        }
+      }
+      guard !entries.isEmpty else { continue }
+      materials.append(material)
+      if item.opacity < 1 {
+        let depth = -cameraFromNode.columns.3.z
+        transparentItems.append((depth, order, entries))
+      } else {
+        opaque += entries
+      }
+    }
+    transparentItems.sort { ($0.depth, $1.order) > ($1.depth, $0.order) }
+    transparent = transparentItems.flatMap(\.entries)
+  }
+
+  /// The camera-space ray direction through screen point (u, v); its −z is 1, so the ray
+  /// parameter is the depth.
+  @inline(__always) func direction(u: Double, v: Double) -> SIMD3<Double> {
+    SIMD3((u - intrinsics.cx) / intrinsics.fx, -(v - intrinsics.cy) / intrinsics.fy, -1)
+  }
+}

@@ -1,0 +1,59 @@
+import ARScene
+
+/// What fills output pixels that no opaque surface covers.
+///
+/// Colours are sRGB encoded, 0…1 (DESIGN §3); the output alpha is always 255.
+public enum Background: Hashable, Sendable {
+  /// One colour everywhere.
+  case solid(Color)
+  /// `top` at the top edge of the image (v = −0.5) blending linearly to `bottom` at the bottom
+  /// edge (v = height − 0.5), per sample row.
+  case verticalGradient(top: Color, bottom: Color)
+  /// An image stretched to the output size (each axis scaled independently, pixel centres
+  /// aligned), sampled bilinearly with clamp-to-edge; its alpha is ignored.
+  case image(Image)
+}
+
+/// Settings of a `Renderer`.
+public struct RenderOptions: Hashable, Sendable {
+  /// Worker threads; 0 means all cores (the online CPU count). The output bytes do not depend
+  /// on this value.
+  public var threads: Int
+  /// N: N×N samples per pixel on a regular grid (box-filter resolve). Values below 1 render as
+  /// 1 and values above 16 as 16.
+  public var supersampling: Int
+  /// What uncovered pixels show.
+  public var background: Background
+  /// Whether `RenderedFrame.depth` is produced.
+  public var writesDepth: Bool
+
+  /// Creates options; the defaults are all cores, no supersampling, mid-grey, no depth.
+  public init(
+    threads: Int = 0, supersampling: Int = 1,
+    background: Background = .solid(Color(red: 0.5, green: 0.5, blue: 0.5)),
+    writesDepth: Bool = false
+  ) {
+    self.threads = threads
+    self.supersampling = supersampling
+    self.background = background
+    self.writesDepth = writesDepth
+  }
+}
+
+/// The result of `Renderer.render(_:camera:)`.
+public struct RenderedFrame: Sendable {
+  /// The colour image, `camera.intrinsics.width` × `height`, alpha 255 everywhere.
+  public var image: Image
+  /// Opaque-surface depth in millimetres along the camera's −Z (0 = no surface), when
+  /// `RenderOptions.writesDepth` is set; otherwise `nil`.
+  public var depth: DepthImage?
+  /// The unquantized depth in metres along −Z (0 = no surface), row-major; empty unless depth
+  /// was requested (tests).
+  var depthMetres: [Double] = []
+
+  /// Creates a frame.
+  public init(image: Image, depth: DepthImage?) {
+    self.image = image
+    self.depth = depth
+  }
+}

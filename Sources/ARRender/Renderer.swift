@@ -1,0 +1,148 @@
+import ARMath
+import ARScene
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The software rasterizer: draws a `RenderList` through a `Camera` into an RGBA8 image and an
+/// optional depth map.
+///
+/// Pipeline (Documentation/Rendering.md): prepare primitives in camera space → per band of
+/// rows: opaque visibility (depth + primitive id per sample, spheres by exact ray casting,
+/// triangles by top-left-rule edge functions) → deferred shading of each visible sample →
+/// transparent primitives blended back to front → box-filter resolve to 8 bits. Bands are
+/// independent, so the bytes are identical for any thread count.
+public struct Renderer: Sendable {
+  /// The options.
+  public var options: RenderOptions
+
+  /// Creates a renderer.
+  public init(options: RenderOptions) {
+    self.options = options
+  }
+
+  /// Renders `list` seen by `camera`: `camera.intrinsics.width` × `height` pixels, alpha 255.
+  ///
+  /// Non-finite transforms, zero-size geometry and geometry behind the camera draw nothing; an
+  /// empty output size gives an empty image.
+  /// - Complexity: O(pixels · N² + Σ primitive screen areas).
+  public func render(_ list: RenderList, camera: Camera) -> RenderedFrame {
+    let width = max(0, camera.intrinsics.width)
+    let height = max(0, camera.intrinsics.height)
+    let frame = PreparedFrame(list, camera: camera)
+    let scale = min(16, max(1, options.supersampling))
+    let background = BackgroundSampler(
+      options.background, width: width, height: height, scale: scale)
+    var pixels = [UInt8](repeating: 255, count: width * height * 4)
+    var depth = options.writesDepth ? [Double](repeating: 0, count: width * height) : []
+    guard width > 0, height > 0 else {
+      return RenderedFrame(
+        image: Image(width: width, height: height, fill: (0, 0, 0, 255)),
+        depth: options.writesDepth ? DepthImage(width: width, height: height) : nil)
+    }
+    let bandRows = max(1, 16 / scale)
+    let bandCount = (height + bandRows - 1) / bandRows
+    let threads = min(bandCount, options.threads > 0 ? options.threads : Renderer.coreCount)
+    let writesDepth = options.writesDepth
+    pixels.withUnsafeMutableBufferPointer { pixelBuffer in
+      depth.withUnsafeMutableBufferPointer { depthBuffer in
+        let output = BandOutput(pixels: pixelBuffer, depth: depthBuffer)
+        let work: @Sendable (Int) -> Void = { worker in
+          var band = BandRenderer(
+            frame: frame, background: background, width: width, height: height, scale: scale,
+            bandRows: bandRows, writesDepth: writesDepth)
+          for index in stride(from: worker, to: bandCount, by: threads) {
+            band.render(firstRow: index * bandRows, into: output)
+          }
+        }
+        if threads <= 1 {
+          work(0)
+        } else {
+          DispatchQueue.concurrentPerform(iterations: threads, execute: work)
+        }
+      }
+    }
+    let image = Image(width: width, height: height, pixels: pixels) ?? Image(width: 0, height: 0)
+    var result = RenderedFrame(
+      image: image,
+      depth: writesDepth
+        ? DepthImage(
+          width: width, height: height, millimetres: depth.map(DepthImage.millimetres(fromMetres:)))
+        : nil)
+    result.depthMetres = depth
+    return result
+  }
+
+  /// The online CPU count (at least 1).
+  static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+  /// For each output pixel, how many primitives cover its centre, ignoring depth (tests).
+  func coverageCounts(_ list: RenderList, camera: Camera) -> [Int] {
+    let frame = PreparedFrame(list, camera: camera)
+    let width = camera.intrinsics.width
+    let height = camera.intrinsics.height
+    var counts = [Int](repeating: 0, count: width * height)
+    for entry in frame.opaque + frame.transparent {
+      for v in 0..<height {
+        for u in 0..<width {
+          let x = Double(u)
+          let y = Double(v)
+          if entry.isSphere {
+            let sphere = frame.spheres[entry.index]
+            if sphere.depth(
+              u: x, rowDirection: sphere.rowDirection(v: y), near: frame.near, far: frame.far)
+              != nil
+            {
+              counts[v * width + u] += 1
+            }
+          } else if frame.triangles[entry.index].outline.covers(u: x, v: y) {
+            counts[v * width + u] += 1
+          }
+        }
+      }
+    }
+    return counts
+  }
+}
+
+/// Output buffers shared by the workers; each band writes only its own rows.
+struct BandOutput: @unchecked Sendable {
+  var pixels: UnsafeMutableBufferPointer<UInt8>
+  var depth: UnsafeMutableBufferPointer<Double>
+}
+
+/// Background colour at any sample.
+struct BackgroundSampler: Sendable {
+  var background: Background
+  var width: Int
+  var height: Int
+
+  init(_ background: Background, width: Int, height: Int, scale: Int) {
+    self.background = background
+    self.width = width
+    self.height = height
+  }
+
+  /// The colour at screen point (u, v) (pixels, centres at integers), 0…1.
+  @inline(__always) func color(u: Double, v: Double) -> SIMD3<Double> {
+    switch background {
+    case .solid(let c):
+      return SIMD3(c.red, c.green, c.blue).clamped(lowerBound: .zero, upperBound: .one)
+    case .verticalGradient(let top, let bottom):
+      let s = min(1, max(0, (v + 0.5) / Double(height)))
+      let a = SIMD3(top.red, top.green, top.blue)
+      let b = SIMD3(bottom.red, bottom.green, bottom.blue)
+      return (a + (b - a) * s).clamped(lowerBound: .zero, upperBound: .one)
+    case .image(let image):
+      guard image.width > 0, image.height > 0 else { return .zero }
+      let x = (u + 0.5) * Double(image.width) / Double(width) - 0.5
+      let y = (v + 0.5) * Double(image.height) / Double(height) - 0.5
+      return ShadingLights.sampleRGB(
+        pixels: image.pixels, width: image.width, height: image.height, x: x, y: y)
+    }
+  }
+}

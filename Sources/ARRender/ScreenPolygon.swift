@@ -1,0 +1,86 @@
+/// One edge of a `ScreenPolygon`, stored so that two polygons sharing it evaluate bit-identical
+/// edge functions (see `ScreenPolygon`).
+struct ScreenEdge: Sendable {
+  // Screen space (pixels, u right, v down). (ax, ay) is the lexicographically smaller endpoint.
+  var ax: Double
+  var ay: Double
+  var bx: Double
+  var by: Double
+  /// ±1: makes `sign · E(p)` positive inside the polygon.
+  var sign: Double
+  /// Whether a sample exactly on this edge (E = 0) is inside: the top-left rule.
+  var includesZero: Bool
+
+  /// An edge that every point passes (pads triangles to four edges).
+  static let open = ScreenEdge(ax: 0, ay: 0, bx: 0, by: 0, sign: 1, includesZero: true)
+
+  /// Whether screen point (u, v) is on the inner side (or on the edge, by the fill rule).
+  @inline(__always) func admits(u: Double, v: Double) -> Bool {
+    let e = sign * ((bx - ax) * (v - ay) - (by - ay) * (u - ax))
+    return e > 0 || (e == 0 && includesZero)
+  }
+}
+
+/// A convex screen-space polygon of 3 or 4 vertices (a triangle after near-plane clipping),
+/// with the top-left fill rule.
+///
+/// Screen space: pixels, u right, v down, sample positions anywhere (pixel centres at integers).
+/// A point p is inside when every edge function `E(p) = (b − a) × (p − a)` has the polygon's
+/// inner sign; a point exactly on an edge (E = 0) counts only for *top* edges (horizontal, inside
+/// below) and *left* edges (inside to the right), as Direct3D's rule. Two polygons sharing an
+/// edge traverse it in opposite directions, so exactly one of them takes the points on it.
+///
+/// Exactness: each edge function is evaluated from its endpoints in a canonical order
+/// (lexicographically smaller first) and only its sign flips, so the two polygons sharing an
+/// edge compute bit-identical |E| and no sample is drawn twice or missed, in floating point.
+struct ScreenPolygon: Sendable {
+  var edges: (ScreenEdge, ScreenEdge, ScreenEdge, ScreenEdge)
+  /// Bounding box of the vertices (screen space).
+  var minU: Double
+  var maxU: Double
+  var minV: Double
+  var maxV: Double
+
+  /// The polygon through `vertices` (3 or 4, in order, either winding), or `nil` when it has
+  /// zero or non-finite area.
+  init?(vertices: [(u: Double, v: Double)]) {
+    let n = vertices.count
+    guard n == 3 || n == 4 else { return nil }
+    var twiceArea = 0.0
+    for i in 0..<n {
+      let a = vertices[i]
+      let b = vertices[(i + 1) % n]
+      twiceArea += a.u * b.v - b.u * a.v
+    }
+    guard twiceArea.isFinite, twiceArea != 0 else { return nil }
+    let orientation: Double = twiceArea > 0 ? 1 : -1
+    var built: [ScreenEdge] = []
+    for i in 0..<n {
+      let a = vertices[i]
+      let b = vertices[(i + 1) % n]
+      // Direction with the inside on the positive side of E.
+      let dx = (b.u - a.u) * orientation
+      let dy = (b.v - a.v) * orientation
+      // Top edge: horizontal, inside below (v down) ⇔ dx > 0; left edge: inside to the right
+      // ⇔ dy < 0.
+      let includesZero = dy < 0 || (dy == 0 && dx > 0)
+      let swapped = (b.u, b.v) < (a.u, a.v)
+      let (lo, hi) = swapped ? (b, a) : (a, b)
+      built.append(
+        ScreenEdge(
+          ax: lo.u, ay: lo.v, bx: hi.u, by: hi.v, sign: swapped ? -orientation : orientation,
+          includesZero: includesZero))
+    }
+    edges = (built[0], built[1], built[2], n == 4 ? built[3] : .open)
+    minU = vertices.map(\.u).min() ?? 0
+    maxU = vertices.map(\.u).max() ?? 0
+    minV = vertices.map(\.v).min() ?? 0
+    maxV = vertices.map(\.v).max() ?? 0
+  }
+
+  /// Whether screen point (u, v) is inside by the top-left rule.
+  @inline(__always) func covers(u: Double, v: Double) -> Bool {
+    edges.0.admits(u: u, v: v) && edges.1.admits(u: u, v: v) && edges.2.admits(u: u, v: v)
+      && edges.3.admits(u: u, v: v)
+  }
+}

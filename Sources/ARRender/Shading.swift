@@ -1,0 +1,108 @@
+import ARScene
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A material flattened for shading: colours as vectors of sRGB-encoded values.
+struct ShadingMaterial: Sendable {
+  var diffuse: SIMD3<Double>
+  var specular: SIMD3<Double>
+  var shininess: Double
+  var lightingModel: LightingModel
+  var texture: Texture?
+  /// Effective opacity in (0, 1].
+  var opacity: Double
+
+  init(_ material: Material, opacity: Double) {
+    diffuse = SIMD3(material.diffuse.red, material.diffuse.green, material.diffuse.blue)
+    specular = SIMD3(material.specular.red, material.specular.green, material.specular.blue)
+    shininess = material.shininess
+    lightingModel = material.lightingModel
+    texture = material.diffuseTexture
+    self.opacity = opacity
+  }
+}
+
+/// The lights of a frame in camera space.
+///
+/// Shading works on sRGB-encoded values directly (DESIGN §3 deviation from SceneKit's linear
+/// lighting). With N the unit surface normal, V the unit direction to the eye, Lᵢ the unit
+/// direction to light i with colour × intensity Cᵢ, A the summed ambient colour, and
+/// D = diffuse (× the bilinear texture sample when there is a texture):
+/// - constant: D
+/// - lambert: D ⊙ (A + Σ max(0, N·Lᵢ) Cᵢ)
+/// - blinn: lambert + S ⊙ Σ max(0, N·Hᵢ)^shininess Cᵢ, Hᵢ = normalize(Lᵢ + V)
+///
+/// Each channel is clamped to 0…1 afterwards.
+struct ShadingLights: Sendable {
+  /// Unit camera-space directions towards each directional light.
+  var towardLights: [SIMD3<Double>]
+  var colors: [SIMD3<Double>]
+  var ambient: SIMD3<Double>
+
+  /// The shaded, clamped colour.
+  @inline(__always) func shade(
+    _ material: ShadingMaterial, normal n: SIMD3<Double>, view: SIMD3<Double>,
+    uv: SIMD2<Double>
+  ) -> SIMD3<Double> {
+    var base = material.diffuse
+    if let texture = material.texture { base *= ShadingLights.sample(texture, uv: uv) }
+    var color: SIMD3<Double>
+    switch material.lightingModel {
+    case .constant:
+      color = base
+    case .lambert, .blinn:
+      var diffuseLight = ambient
+      var specularLight = SIMD3<Double>(0, 0, 0)
+      let blinn = material.lightingModel == .blinn
+      for i in towardLights.indices {
+        let l = towardLights[i]
+        diffuseLight += colors[i] * max(0, (n * l).sum())
+        if blinn {
+          let halfway = l + view
+          let length = (halfway * halfway).sum().squareRoot()
+          if length > 0 {
+            let nh = max(0, (n * halfway).sum() / length)
+            specularLight += colors[i] * pow(nh, material.shininess)
+          }
+        }
+      }
+      color = base * diffuseLight
+      if blinn { color += material.specular * specularLight }
+    }
+    return color.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+  }
+
+  /// Bilinear sample of `texture` at uv (0…1 over the whole image, (0, 0) the top-left corner
+  /// of the top-left texel), clamp-to-edge; RGB in 0…1 (alpha ignored).
+  static func sample(_ texture: Texture, uv: SIMD2<Double>) -> SIMD3<Double> {
+    sampleRGB(
+      pixels: texture.pixels, width: texture.width, height: texture.height,
+      x: uv.x * Double(texture.width) - 0.5, y: uv.y * Double(texture.height) - 0.5)
+  }
+
+  /// Bilinear RGB in 0…1 at continuous texel position (x, y) (texel centres at integers),
+  /// clamped to the edges; non-finite positions read texel (0, 0).
+  static func sampleRGB(pixels: [UInt8], width: Int, height: Int, x: Double, y: Double) -> SIMD3<
+    Double
+  > {
+    let xc = x.isFinite ? min(max(x, 0), Double(width - 1)) : 0
+    let yc = y.isFinite ? min(max(y, 0), Double(height - 1)) : 0
+    let x0 = Int(xc.rounded(.down))
+    let y0 = Int(yc.rounded(.down))
+    let x1 = min(x0 + 1, width - 1)
+    let y1 = min(y0 + 1, height - 1)
+    let wx = xc - Double(x0)
+    let wy = yc - Double(y0)
+    func texel(_ x: Int, _ y: Int) -> SIMD3<Double> {
+      let i = (y * width + x) * 4
+      return SIMD3(Double(pixels[i]), Double(pixels[i + 1]), Double(pixels[i + 2]))
+    }
+    let top = texel(x0, y0) * (1 - wx) + texel(x1, y0) * wx
+    let bottom = texel(x0, y1) * (1 - wx) + texel(x1, y1) * wx
+    return (top * (1 - wy) + bottom * wy) / 255
+  }
+}
