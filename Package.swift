@@ -38,13 +38,16 @@ let package = Package(
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
     .testTarget(
+      name: "ARRenderTests", dependencies: ["ARRender"], exclude: ["__Fixtures__"],
+      swiftSettings: cxxInterop),
+    .testTarget(
       name: "ARReplayTests", dependencies: ["ARReplay", "ARSimCLI"], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
-      name: "ARRenderTests", dependencies: ["ARRender"], exclude: ["__Fixtures__"],
+    .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
+    .testTarget(
       name: "ARSimTestingTests", dependencies: ["ARSimTesting", "ARRender"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
-    .testTarget(name: "ARRenderTests", dependencies: ["ARRender"], swiftSettings: cxxInterop),
   ],
   cxxLanguageStandard: .cxx17
 )
