@@ -54,20 +54,28 @@ struct BandRenderer {
           frame.shadeOpaque(grid: grid, background: background, into: buffers)
           frame.blendTransparent(grid: grid, into: buffers)
           // Box-filter resolve: mean of the N×N samples, clamp, round to 8 bits.
-          let weight = 1 / Double(scale * scale)
+          // Rounding is half up: ⌊255·x + ½⌋ on the clamped mean.
+          let weight = 255 / Double(scale * scale)
           for row in 0..<rows {
+            var o = (firstRow + row) * width * 4
             for column in 0..<width {
               var sum = SIMD3<Double>.zero
-              for sy in 0..<scale {
-                let base = (row * scale + sy) * grid.columns + column * scale
-                for sx in 0..<scale { sum += colors[base + sx] }
+              if scale == 1 {
+                sum = colors[row * grid.columns + column]
+              } else {
+                for sy in 0..<scale {
+                  let base = (row * scale + sy) * grid.columns + column * scale
+                  for sx in 0..<scale { sum += colors[base + sx] }
+                }
               }
-              let mean = (sum * weight).clamped(lowerBound: .zero, upperBound: .one)
-              let o = ((firstRow + row) * width + column) * 4
-              output.pixels[o] = UInt8((mean.x * 255).rounded())
-              output.pixels[o + 1] = UInt8((mean.y * 255).rounded())
-              output.pixels[o + 2] = UInt8((mean.z * 255).rounded())
+              let bytes =
+                (sum * weight).clamped(
+                  lowerBound: .zero, upperBound: SIMD3(repeating: 255)) + 0.5
+              output.pixels[o] = UInt8(truncatingIfNeeded: Int(bytes.x))
+              output.pixels[o + 1] = UInt8(truncatingIfNeeded: Int(bytes.y))
+              output.pixels[o + 2] = UInt8(truncatingIfNeeded: Int(bytes.z))
               output.pixels[o + 3] = 255
+              o += 4
             }
           }
           guard writesDepth else { return }

@@ -54,7 +54,9 @@ extension PreparedFrame {
   func shadeOpaque(grid: SampleGrid, background: BackgroundSampler, into buffers: SampleBuffers) {
     let sphereCount = Int32(spheres.count)
     let constantBackground: Bool
-    if case .image = background.background { constantBackground = false } else {
+    if case .image = background.background {
+      constantBackground = false
+    } else {
       constantBackground = true
     }
     for sy in grid.firstRow..<(grid.firstRow + grid.rowCount) {
@@ -68,7 +70,8 @@ extension PreparedFrame {
         if id < 0 {
           buffers.colors[i] = constantBackground ? rowBackground : background.color(u: u, v: v)
         } else {
-          buffers.colors[i] = shade(id: id, sphereCount: sphereCount, u: u, v: v, depth: buffers.depths[i])
+          buffers.colors[i] = shade(
+            id: id, sphereCount: sphereCount, u: u, v: v, depth: buffers.depths[i])
         }
       }
     }
@@ -96,7 +99,8 @@ extension PreparedFrame {
               let t = sphere.depth(u: u, rowDirection: rowDirection, near: near, far: far),
               t < buffers.depths[i]
             else { continue }
-            let shaded = shade(id: Int32(entry.index), sphereCount: sphereCount, u: u, v: v, depth: t)
+            let shaded = shade(
+              id: Int32(entry.index), sphereCount: sphereCount, u: u, v: v, depth: t)
             buffers.colors[i] = buffers.colors[i] * (1 - alpha) + shaded * alpha
           }
         }
@@ -136,12 +140,13 @@ extension PreparedFrame {
       let normal = sphere.normal(
         u: u, rowDirection: sphere.rowDirection(v: v), depth: t, view: view)
       return lights.shade(
-        materials[sphereMaterials[Int(id)]], normal: normal, view: view, uv: .zero)
+        materials[sphereMaterials[Int(id)]], texture: nil, normal: normal, view: view, uv: .zero)
     }
     let index = Int(id - sphereCount)
     let triangle = triangles[index]
+    let material = materials[triangleMaterials[index]]
     return lights.shade(
-      materials[triangleMaterials[index]], normal: triangle.shadingNormal, view: view,
-      uv: triangle.uv(at: d * t))
+      material, texture: material.textureIndex >= 0 ? textures[material.textureIndex] : nil,
+      normal: triangle.shadingNormal, view: view, uv: triangle.uv(at: d * t))
   }
 }

@@ -20,6 +20,8 @@ struct PreparedFrame: Sendable {
   var spheres: [SpherePrimitive] = []
   var triangles: [TrianglePrimitive] = []
   var materials: [ShadingMaterial] = []
+  /// Textures of the materials that have one.
+  var textures: [Texture] = []
   /// Material index of each sphere and of each triangle.
   var sphereMaterials: [Int] = []
   var triangleMaterials: [Int] = []
@@ -54,7 +56,7 @@ struct PreparedFrame: Sendable {
       var entries: [DrawEntry] = []
       switch item.shape {
       case .sphere(let sphere):
-        material.texture = nil  // spheres carry no texture coordinates
+        // Spheres carry no texture coordinates: their textures are ignored.
         if let prepared = SpherePrimitive(
           radius: sphere.radius, cameraFromNode: cameraFromNode, intrinsics: intrinsics,
           near: near, far: far)
@@ -64,6 +66,10 @@ struct PreparedFrame: Sendable {
           sphereMaterials.append(materials.count)
         }
       case .box, .plane:
+        if let texture = item.material.diffuseTexture {
+          material.textureIndex = textures.count
+          textures.append(texture)
+        }
         for (a, b, c) in TrianglePrimitive.localTriangles(of: item.shape) {
           func toCamera(_ vertex: TriangleVertex) -> TriangleVertex {
             let p = cameraFromNode.transformPoint(

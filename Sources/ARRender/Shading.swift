@@ -12,7 +12,9 @@ struct ShadingMaterial: Sendable {
   var specular: SIMD3<Double>
   var shininess: Double
   var lightingModel: LightingModel
-  var texture: Texture?
+  /// Index into `PreparedFrame.textures`, or −1 (kept out of this struct so that reading a
+  /// material in the shading loop copies no reference).
+  var textureIndex: Int = -1
   /// Effective opacity in (0, 1].
   var opacity: Double
 
@@ -21,7 +23,6 @@ struct ShadingMaterial: Sendable {
     specular = SIMD3(material.specular.red, material.specular.green, material.specular.blue)
     shininess = material.shininess
     lightingModel = material.lightingModel
-    texture = material.diffuseTexture
     self.opacity = opacity
   }
 }
@@ -45,11 +46,11 @@ struct ShadingLights: Sendable {
 
   /// The shaded, clamped colour.
   @inline(__always) func shade(
-    _ material: ShadingMaterial, normal n: SIMD3<Double>, view: SIMD3<Double>,
-    uv: SIMD2<Double>
+    _ material: ShadingMaterial, texture: Texture?, normal n: SIMD3<Double>,
+    view: SIMD3<Double>, uv: SIMD2<Double>
   ) -> SIMD3<Double> {
     var base = material.diffuse
-    if let texture = material.texture { base *= ShadingLights.sample(texture, uv: uv) }
+    if let texture { base *= ShadingLights.sample(texture, uv: uv) }
     var color: SIMD3<Double>
     switch material.lightingModel {
     case .constant:

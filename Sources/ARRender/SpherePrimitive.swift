@@ -37,7 +37,9 @@ struct SpherePrimitive: Sendable {
 
   /// Prepares a sphere of `radius` under `cameraFromNode`, or `nil` when nothing of it can be
   /// visible (behind the camera, beyond `far`, singular or non-finite transform, radius ≤ 0).
-  init?(radius: Double, cameraFromNode: Matrix4, intrinsics: CameraIntrinsics, near: Double, far: Double) {
+  init?(
+    radius: Double, cameraFromNode: Matrix4, intrinsics: CameraIntrinsics, near: Double, far: Double
+  ) {
     guard radius > 0, radius.isFinite, cameraFromNode.isFinite,
       let nodeFromCamera = cameraFromNode.inverse, nodeFromCamera.isFinite
     else { return nil }
@@ -132,7 +134,9 @@ struct SpherePrimitive: Sendable {
   /// The depth (metres along −Z) at which the ray through (u, v) first meets the sphere at or
   /// beyond `near` (the far side when the near side is clipped), or `nil`; `rowDirection` is
   /// `rowDirection(v:)`. Depths beyond `far` return `nil`.
-  @inline(__always) func depth(u: Double, rowDirection dRow: SIMD3<Double>, near: Double, far: Double)
+  @inline(__always) func depth(
+    u: Double, rowDirection dRow: SIMD3<Double>, near: Double, far: Double
+  )
     -> Double?
   {
     let d = dRow + directionPerU * u

@@ -90,7 +90,9 @@ extension TrianglePrimitive {
     guard clipped.count >= 3 else { return nil }
     let screen = clipped.map { p -> (u: Double, v: Double) in
       let depth = -p.z
-      return (intrinsics.fx * p.x / depth + intrinsics.cx, intrinsics.cy - intrinsics.fy * p.y / depth)
+      return (
+        intrinsics.fx * p.x / depth + intrinsics.cx, intrinsics.cy - intrinsics.fy * p.y / depth
+      )
     }
     guard let outline = ScreenPolygon(vertices: screen) else { return nil }
     self.outline = outline
@@ -126,7 +128,8 @@ extension TrianglePrimitive {
   /// The triangles of a box or plane (node-local vertices with uv), front faces counter-
   /// clockwise seen from outside. Each face is a quad TL, BL, BR, TR (seen from outside, uv
   /// (0,0) at TL, (1,1) at BR) split along TL–BR.
-  static func localTriangles(of shape: Shape) -> [(TriangleVertex, TriangleVertex, TriangleVertex)] {
+  static func localTriangles(of shape: Shape) -> [(TriangleVertex, TriangleVertex, TriangleVertex)]
+  {
     // One quad: centre + right·x + up·y for the corners.
     func quad(centre: SIMD3<Double>, right: SIMD3<Double>, up: SIMD3<Double>) -> [(
       TriangleVertex, TriangleVertex, TriangleVertex

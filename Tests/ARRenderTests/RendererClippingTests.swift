@@ -104,8 +104,9 @@ struct RendererClippingTests {
     let camera = originCamera(width: 40, height: 30, focal: 30)
     #expect(!coverage(root, camera: camera).contains(true))
     let empty = originCamera(width: 0, height: 0, focal: 30)
-    #expect(Renderer(options: RenderOptions()).render(RenderList(root: root), camera: empty)
-      .image.pixels.isEmpty)
+    #expect(
+      Renderer(options: RenderOptions()).render(RenderList(root: root), camera: empty)
+        .image.pixels.isEmpty)
   }
 
   @Test("the bytes are identical for 1, 2 and 8 threads")
@@ -117,7 +118,8 @@ struct RendererClippingTests {
     for _ in 0..<60 {
       let node = Node(geometry: .sphere(radius: 0.05, material: stroke))
       node.position = Vector3(
-        Double.random(in: -0.6...0.6, using: &random), Double.random(in: -0.4...0.4, using: &random),
+        Double.random(in: -0.6...0.6, using: &random),
+        Double.random(in: -0.4...0.4, using: &random),
         Double.random(in: -2.5 ... -1.5, using: &random))
       root.addChildNode(node)
     }

@@ -11,8 +11,10 @@ struct ScreenPolygonTests {
     while quads < 200 {
       // Vertices on a quarter-pixel grid, so many pixel centres lie exactly on edges.
       let p = (0..<4).map { _ in
-        (u: Double(Int.random(in: 0...64, using: &random)) / 4,
-         v: Double(Int.random(in: 0...64, using: &random)) / 4)
+        (
+          u: Double(Int.random(in: 0...64, using: &random)) / 4,
+          v: Double(Int.random(in: 0...64, using: &random)) / 4
+        )
       }
       // Keep strictly convex quads (all turns the same sign); exact on this grid.
       let turns = (0..<4).map { i -> Double in
