@@ -52,7 +52,8 @@ struct Arguments {
   func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
     guard let text = values[name] else { return nil }
     guard let n = Int(text), range.contains(n) else {
-      throw UsageError("\(name) '\(text)': expected an integer in \(range.lowerBound)…\(range.upperBound)")
+      throw UsageError(
+        "\(name) '\(text)': expected an integer in \(range.lowerBound)…\(range.upperBound)")
     }
     return n
   }

@@ -18,10 +18,11 @@ enum RenderCommand {
     for warning in scene.warnings { output.printError("arsim render: warning: \(warning)") }
     let directory = args.value("--out") ?? "Output/\(scene.name)"
     let progress = output.isTerminal ? ProgressLine(output: output) : nil
-    let summary = try Replay(scene: scene).run(
-      ReplayOptions(
-        outputDirectory: directory, frameRange: range, threads: threads,
-        progress: progress.map { line in { line.show($0) } }))
+    var options = ReplayOptions(outputDirectory: directory, frameRange: range, threads: threads)
+    if let progress {
+      options.progress = { @Sendable p in progress.show(p) }
+    }
+    let summary = try Replay(scene: scene).run(options)
     progress?.finish()
     let fps = Double(summary.framesWritten.count) / max(summary.totalSeconds, 1e-9)
     output.printError(
@@ -54,7 +55,8 @@ final class ProgressLine: @unchecked Sendable {
     let fps = Double(p.framesDone) / max(p.elapsedSeconds, 1e-9)
     let eta = Double(p.framesTotal - p.framesDone) / max(fps, 1e-9)
     output.standardError(
-      "\rframe \(p.framesDone)/\(p.framesTotal)  \(formatted(fps, 1)) fps  ETA \(formatted(eta, 0)) s   ")
+      "\rframe \(p.framesDone)/\(p.framesTotal)  \(formatted(fps, 1)) fps  ETA \(formatted(eta, 0)) s   "
+    )
   }
 
   func finish() { output.standardError("\n") }

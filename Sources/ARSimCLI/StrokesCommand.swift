@@ -3,7 +3,7 @@ import ARRender
 import ARReplay
 
 /// `arsim strokes from-quickdraw FILE.ndjson --drawing N [--view WxH] [--scale S] [--start T]
-/// [--out LOG.jsonl]`: the messages a helper drawing a Quick, Draw! drawing sends, as a stroke
+/// [--speed F] [--out LOG.jsonl]`: the messages a helper drawing a Quick, Draw! drawing sends, as a stroke
 /// log (JSON Lines) on standard output or into `--out` (written atomically).
 enum StrokesCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
@@ -12,7 +12,7 @@ enum StrokesCommand {
     }
     let args = try Arguments(
       Array(arguments.dropFirst()),
-      valueOptions: ["--drawing", "--view", "--scale", "--start", "--out"])
+      valueOptions: ["--drawing", "--view", "--scale", "--start", "--speed", "--out"])
     guard args.positionals.count == 1 else {
       throw UsageError("from-quickdraw takes one FILE.ndjson, got \(args.positionals.count)")
     }
@@ -34,6 +34,10 @@ enum StrokesCommand {
     if let start = try args.number("--start") {
       guard start >= 0 else { throw UsageError("--start must be ≥ 0 seconds") }
       simulation.start = start
+    }
+    if let speed = try args.number("--speed") {
+      guard speed > 0 else { throw UsageError("--speed must be positive") }
+      simulation.speed = speed
     }
     let drawing = try QuickDrawDrawing.read(path: args.positionals[0], index: index)
     let log = StrokeLog(messages: simulation.messages(for: drawing))

@@ -13,6 +13,7 @@ let usage = """
     track convert FILE --to tum OUT [same options as info]
                             Convert a camera track to TUM text in ARKit frames.
     strokes from-quickdraw FILE.ndjson --drawing N [--view WxH] [--scale S] [--start T]
+                           [--speed F] [--out LOG.jsonl]
                             Turn a Quick, Draw! drawing into a stroke log (JSON Lines).
     compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
             [--diff OUT] [--exact]

@@ -73,7 +73,8 @@ public struct Replay {
     guard range.lowerBound >= 0, range.upperBound <= lastFrame else {
       throw InputError(
         .usage, InputLocation(file: scene.sceneFilePath, field: "--frames"),
-        "range \(range.lowerBound)..\(range.upperBound) is outside the scene's frames 0..\(lastFrame)")
+        "range \(range.lowerBound)..\(range.upperBound) is outside the scene's frames 0..\(lastFrame)"
+      )
     }
     let directory = options.outputDirectory
     try FileIO.createDirectory(directory)
@@ -83,7 +84,9 @@ public struct Replay {
 
     let clock = ContinuousClock()
     let runStart = clock.now
-    var stage: [String: Duration] = ["sceneUpdate": .zero, "render": .zero, "encode": .zero, "write": .zero]
+    var stage: [String: Duration] = [
+      "sceneUpdate": .zero, "render": .zero, "encode": .zero, "write": .zero,
+    ]
 
     var state = try ReplayState(scene: scene)
     let renderer = Renderer(
@@ -129,14 +132,18 @@ public struct Replay {
     }
 
     let total = Self.seconds(clock.now - runStart)
-    let stages = ["sceneUpdate", "render", "encode", "write"].map { ($0, Self.seconds(stage[$0] ?? .zero)) }
+    let stages = ["sceneUpdate", "render", "encode", "write"].map {
+      ($0, Self.seconds(stage[$0] ?? .zero))
+    }
     let summary = ReplaySummary(
       framesWritten: written, stageSeconds: stages, totalSeconds: total, eventCount: eventCount)
     try writeRunJSON(summary, options: options, directory: directory)
     return summary
   }
 
-  private func writeRunJSON(_ summary: ReplaySummary, options: ReplayOptions, directory: String) throws {
+  private func writeRunJSON(_ summary: ReplaySummary, options: ReplayOptions, directory: String)
+    throws
+  {
     let k = scene.outputIntrinsics
     let perFrame = summary.framesWritten.isEmpty ? 0 : 1 / Double(summary.framesWritten.count)
     let json = JSONValue.object([
@@ -149,7 +156,11 @@ public struct Replay {
       ("arFrameRate", .number(scene.schedule.arFrameRate)),
       ("width", .integer(k.width)), ("height", .integer(k.height)),
       ("viewport", .string(scene.viewport.rawValue)),
-      ("threads", .integer(options.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : options.threads)),
+      (
+        "threads",
+        .integer(
+          options.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : options.threads)
+      ),
       ("supersampling", .integer(scene.supersampling)),
       ("events", .integer(summary.eventCount)),
       ("warnings", .array(scene.warnings.map { .string($0) })),
@@ -158,7 +169,9 @@ public struct Replay {
         .object(
           [("totalSeconds", .number(summary.totalSeconds))]
             + summary.stageSeconds.map { ($0.0 + "Seconds", JSONValue.number($0.1)) }
-            + summary.stageSeconds.map { ($0.0 + "MillisecondsPerFrame", JSONValue.number($0.1 * 1000 * perFrame)) })
+            + summary.stageSeconds.map {
+              ($0.0 + "MillisecondsPerFrame", JSONValue.number($0.1 * 1000 * perFrame))
+            })
       ),
     ])
     try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: directory + "/run.json")

@@ -42,25 +42,33 @@ struct SceneResolver {
     guard !name.isEmpty, name != ".", name != "..",
       name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }), name.utf8.count <= 100
     else {
-      throw error("name", "'\(name)' must be 1–100 letters, digits, '-', '_' or '.' (it names the output folder)")
+      throw error(
+        "name",
+        "'\(name)' must be 1–100 letters, digits, '-', '_' or '.' (it names the output folder)")
     }
     // Track.
     var options = TrackReadOptions()
     if let f = file.track.format {
       guard let format = TrackFormat(rawValue: f) else {
-        throw error("track.format", "unknown format '\(f)' (\(TrackFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+        throw error(
+          "track.format",
+          "unknown format '\(f)' (\(TrackFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
       }
       options.format = format
     }
     if let a = file.track.cameraAxes {
       guard let axes = CameraAxes(rawValue: a) else {
-        throw error("track.cameraAxes", "unknown axes '\(a)' (\(CameraAxes.allCases.map(\.rawValue).joined(separator: ", ")))")
+        throw error(
+          "track.cameraAxes",
+          "unknown axes '\(a)' (\(CameraAxes.allCases.map(\.rawValue).joined(separator: ", ")))")
       }
       options.cameraAxes = axes
     }
     if let u = file.track.worldUp {
       guard let up = WorldUp(rawValue: u) else {
-        throw error("track.worldUp", "unknown up axis '\(u)' (\(WorldUp.allCases.map(\.rawValue).joined(separator: ", ")))")
+        throw error(
+          "track.worldUp",
+          "unknown up axis '\(u)' (\(WorldUp.allCases.map(\.rawValue).joined(separator: ", ")))")
       }
       options.worldUp = up
     }
@@ -82,7 +90,8 @@ struct SceneResolver {
       guard k.width > 0, k.height > 0, k.width <= 16384, k.height <= 16384 else {
         throw error("intrinsics", "width and height must be 1…16384")
       }
-      capture = CameraIntrinsics(fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: k.width, height: k.height)
+      capture = CameraIntrinsics(
+        fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: k.width, height: k.height)
     }
     let viewport: Viewport
     if let v = file.viewport {
@@ -95,10 +104,16 @@ struct SceneResolver {
     }
     let rotated = capture.rotated(for: viewport)
     let out = file.output
-    let width = out?.width ?? (out?.height.map { h in
-      Int((Double(h) * Double(rotated.width) / Double(rotated.height)).rounded()) } ?? rotated.width)
-    let height = out?.height ?? (out?.width.map { w in
-      Int((Double(w) * Double(rotated.height) / Double(rotated.width)).rounded()) } ?? rotated.height)
+    let width =
+      out?.width
+      ?? (out?.height.map { h in
+        Int((Double(h) * Double(rotated.width) / Double(rotated.height)).rounded())
+      } ?? rotated.width)
+    let height =
+      out?.height
+      ?? (out?.width.map { w in
+        Int((Double(w) * Double(rotated.height) / Double(rotated.width)).rounded())
+      } ?? rotated.height)
     guard width > 0, height > 0, width <= 16384, height <= 16384 else {
       throw error("output", "width and height must be 1…16384 (got \(width)×\(height))")
     }
@@ -138,7 +153,8 @@ struct SceneResolver {
     if !clamp, lastTime > trackDuration + 1e-9 {
       throw error(
         file.frames != nil ? "frames" : "duration",
-        "the replay runs to \(lastTime) s after the track's first pose but the track lasts \(trackDuration) s (set track.clamp to hold the last pose)")
+        "the replay runs to \(lastTime) s after the track's first pose but the track lasts \(trackDuration) s (set track.clamp to hold the last pose)"
+      )
     }
 
     let near = file.clip?.near ?? 0.001
@@ -149,7 +165,9 @@ struct SceneResolver {
 
     // Output settings.
     let supersampling = out?.supersampling ?? 1
-    guard (1...8).contains(supersampling) else { throw error("output.supersampling", "must be 1…8") }
+    guard (1...8).contains(supersampling) else {
+      throw error("output.supersampling", "must be 1…8")
+    }
     var png = PNGEncoder()
     switch out?.png ?? "fast" {
     case "fast": break
@@ -178,7 +196,9 @@ struct SceneResolver {
         configuration.mode = mode
       }
       if let n = spec.pointsPerFrame {
-        guard (1...1000).contains(n) else { throw error("remoteAssist.pointsPerFrame", "must be 1…1000") }
+        guard (1...1000).contains(n) else {
+          throw error("remoteAssist.pointsPerFrame", "must be 1…1000")
+        }
         configuration.pointsPerFrame = n
       }
       remoteAssist = (log.messages, configuration)
@@ -208,11 +228,13 @@ struct SceneResolver {
   }
 
   func resolveDisplayers(_ spec: SceneFile.DisplayersSpec) throws -> DisplayerConfiguration {
-    func parse<T: RawRepresentable & CaseIterable>(_ value: String?, _ field: String, default d: T) throws -> T
+    func parse<T: RawRepresentable & CaseIterable>(_ value: String?, _ field: String, default d: T)
+      throws -> T
     where T.RawValue == String {
       guard let value else { return d }
       guard let parsed = T(rawValue: value) else {
-        throw error(field, "'\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        throw error(
+          field, "'\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
       }
       return parsed
     }
@@ -225,13 +247,17 @@ struct SceneResolver {
     let videos = try (spec.videos ?? []).enumerated().map { i, video in
       DisplayerVideo(
         path: resolvePath(video.path), start: video.start ?? 0,
-        range: try video.range.map { try parse($0, "displayers.videos[\(i)].range", default: YCbCrRange.full) })
+        range: try video.range.map {
+          try parse($0, "displayers.videos[\(i)].range", default: YCbCrRange.full)
+        })
     }
     return DisplayerConfiguration(
       taps: taps,
-      orientation: try parse(spec.orientation, "displayers.orientation", default: DisplayerOrientation.hitTransform),
+      orientation: try parse(
+        spec.orientation, "displayers.orientation", default: DisplayerOrientation.hitTransform),
       videos: videos,
-      waitingVideo: try parse(spec.waitingVideo, "displayers.waitingVideo", default: DisplayerWaitingVideo.queue),
+      waitingVideo: try parse(
+        spec.waitingVideo, "displayers.waitingVideo", default: DisplayerWaitingVideo.queue),
       end: try parse(spec.end, "displayers.end", default: VideoEndBehavior.hold),
       appKernel: spec.appKernel ?? false)
   }
@@ -244,17 +270,21 @@ struct SceneResolver {
   }
 
   func color(_ values: [Double], field: String) throws -> Color {
-    guard values.count == 3 || values.count == 4, values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 })
+    guard values.count == 3 || values.count == 4,
+      values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 })
     else {
       throw error(field, "expected [r, g, b] or [r, g, b, a] with values 0…1")
     }
-    return Color(red: values[0], green: values[1], blue: values[2], alpha: values.count == 4 ? values[3] : 1)
+    return Color(
+      red: values[0], green: values[1], blue: values[2], alpha: values.count == 4 ? values[3] : 1)
   }
 
   func resolveBackground(_ spec: SceneFile.BackgroundSpec?) throws -> BackgroundSource {
     guard let spec else { return .fixed(.solid(Color(red: 0.5, green: 0.5, blue: 0.5))) }
     let given = [spec.color != nil, spec.gradient != nil, spec.images != nil].filter { $0 }.count
-    guard given == 1 else { throw error("background", "give exactly one of color, gradient, images") }
+    guard given == 1 else {
+      throw error("background", "give exactly one of color, gradient, images")
+    }
     if let c = spec.color { return .fixed(.solid(try color(c, field: "background.color"))) }
     if let g = spec.gradient {
       return .fixed(
@@ -264,11 +294,14 @@ struct SceneResolver {
     }
     let folder = resolvePath(spec.images ?? "")
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-      throw InputError(.missingInput, InputLocation(file: folder, field: "background.images"), "cannot list the folder")
+      throw InputError(
+        .missingInput, InputLocation(file: folder, field: "background.images"),
+        "cannot list the folder")
     }
     let pngs = names.filter { $0.lowercased().hasSuffix(".png") }.sorted().map { folder + "/" + $0 }
     guard !pngs.isEmpty else {
-      throw InputError(.missingInput, InputLocation(file: folder, field: "background.images"), "no .png files")
+      throw InputError(
+        .missingInput, InputLocation(file: folder, field: "background.images"), "no .png files")
     }
     return .images(pngs)
   }
@@ -281,7 +314,9 @@ struct SceneResolver {
       }
       if let c = light.color { _ = try color(c, field: field + ".color") }
       if let e = light.eulerAngles { _ = try vector(e, field: field + ".eulerAngles") }
-      if let s = light.intensity, !(s.isFinite && s >= 0) { throw error(field + ".intensity", "must be ≥ 0") }
+      if let s = light.intensity, !(s.isFinite && s >= 0) {
+        throw error(field + ".intensity", "must be ≥ 0")
+      }
     }
   }
 
@@ -292,13 +327,22 @@ struct SceneResolver {
       if let p = node.position { _ = try vector(p, field: f + ".position") }
       if let e = node.eulerAngles { _ = try vector(e, field: f + ".eulerAngles") }
       if let s = node.scale { _ = try vector(s, field: f + ".scale") }
-      if let o = node.opacity, !(o.isFinite && o >= 0 && o <= 1) { throw error(f + ".opacity", "must be 0…1") }
+      if let o = node.opacity, !(o.isFinite && o >= 0 && o <= 1) {
+        throw error(f + ".opacity", "must be 0…1")
+      }
       if let g = node.geometry {
         let count = [g.sphere != nil, g.box != nil, g.plane != nil].filter { $0 }.count
-        guard count == 1 else { throw error(f + ".geometry", "give exactly one of sphere, box, plane") }
-        let sizes = [g.sphere?.radius, g.box?.width, g.box?.height, g.box?.length, g.plane?.width, g.plane?.height]
-          .compactMap { $0 }
-        guard sizes.allSatisfy({ $0.isFinite && $0 >= 0 }) else { throw error(f + ".geometry", "sizes must be finite and ≥ 0") }
+        guard count == 1 else {
+          throw error(f + ".geometry", "give exactly one of sphere, box, plane")
+        }
+        let sizes = [
+          g.sphere?.radius, g.box?.width, g.box?.height, g.box?.length, g.plane?.width,
+          g.plane?.height,
+        ]
+        .compactMap { $0 }
+        guard sizes.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+          throw error(f + ".geometry", "sizes must be finite and ≥ 0")
+        }
       }
       if let m = node.material {
         if let d = m.diffuse { _ = try color(d, field: f + ".material.diffuse") }
@@ -306,8 +350,12 @@ struct SceneResolver {
         if let l = m.lightingModel, LightingModel(rawValue: l) == nil {
           throw error(f + ".material.lightingModel", "'\(l)' is not constant, lambert or blinn")
         }
-        if let t = m.transparency, !(t.isFinite && t >= 0 && t <= 1) { throw error(f + ".material.transparency", "must be 0…1") }
-        if let s = m.shininess, !(s.isFinite && s >= 0) { throw error(f + ".material.shininess", "must be ≥ 0") }
+        if let t = m.transparency, !(t.isFinite && t >= 0 && t <= 1) {
+          throw error(f + ".material.transparency", "must be 0…1")
+        }
+        if let s = m.shininess, !(s.isFinite && s >= 0) {
+          throw error(f + ".material.shininess", "must be ≥ 0")
+        }
       }
       if let b = node.billboard, BillboardConstraint.FreeAxes(rawValue: b) == nil {
         throw error(f + ".billboard", "'\(b)' is not all or y")

@@ -30,11 +30,14 @@ extension ReplayScene {
       var material = Material()
       if let m = spec.material {
         if let d = m.diffuse {
-          material.diffuse = Color(red: d[0], green: d[1], blue: d[2], alpha: d.count == 4 ? d[3] : 1)
+          material.diffuse = Color(
+            red: d[0], green: d[1], blue: d[2], alpha: d.count == 4 ? d[3] : 1)
         }
         if let s = m.specular { material.specular = Color(red: s[0], green: s[1], blue: s[2]) }
         if let s = m.shininess { material.shininess = s }
-        if let l = m.lightingModel.flatMap(LightingModel.init(rawValue:)) { material.lightingModel = l }
+        if let l = m.lightingModel.flatMap(LightingModel.init(rawValue:)) {
+          material.lightingModel = l
+        }
         material.isDoubleSided = m.doubleSided ?? false
         material.transparency = m.transparency ?? 1
       }
@@ -63,7 +66,8 @@ extension ReplayScene {
   /// The viewport camera (ARSCNView's `pointOfView`) at replay time τ.
   func viewportCamera(at t: Double) throws -> Camera {
     let capture = try worldFromCaptureCamera(at: t)
-    let rolled = capture * RigidTransform(rotation: viewport.captureFromViewport, translation: .zero)
+    let rolled =
+      capture * RigidTransform(rotation: viewport.captureFromViewport, translation: .zero)
     return Camera(intrinsics: outputIntrinsics, worldFromCamera: rolled, near: near, far: far)
   }
 }

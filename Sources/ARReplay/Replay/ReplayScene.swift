@@ -46,7 +46,8 @@ public struct ReplayScene: Sendable {
   /// Estimated floor height for hit tests.
   public var estimatedFloorY: Double?
   /// The remote-assist session's inputs.
-  public var remoteAssist: (messages: [StrokeMessage], configuration: RemoteAssistSession.Configuration)?
+  public var remoteAssist:
+    (messages: [StrokeMessage], configuration: RemoteAssistSession.Configuration)?
   /// The measuring switch times (τ seconds), when the scene measures.
   public var measureSwitchTimes: [Double]?
   /// The displayer session's configuration, when the scene places video screens.

@@ -17,7 +17,9 @@ struct ReplayState {
     self.scene = scene
     world = scene.makeWorld()
     camera = try scene.viewportCamera(at: 0)
-    for (value, style) in [("translucent", PlaneVisualization.Style.translucent), ("fade", .sampleApp)] {
+    for (value, style) in [
+      ("translucent", PlaneVisualization.Style.translucent), ("fade", .sampleApp),
+    ] {
       let ids = Set(scene.planes.filter { $0.visualization == value }.map(\.anchor.identifier))
       if !ids.isEmpty { planeVisualizations.append((PlaneVisualization(style: style), ids)) }
     }
@@ -25,7 +27,8 @@ struct ReplayState {
       sessions.append(try MeasureSession(switchTimes: times))
     }
     if let displayers = scene.displayers {
-      sessions.append(try DisplayerSession(configuration: displayers, sceneFile: scene.sceneFilePath))
+      sessions.append(
+        try DisplayerSession(configuration: displayers, sceneFile: scene.sceneFilePath))
     }
     if let assist = scene.remoteAssist {
       sessions.append(

@@ -8,7 +8,7 @@ import ARMath
 /// `pointsPerCanvasPixel` is given. Times: raw drawings keep their per-point times (ms → s) from
 /// `start`; simplified drawings emit one point per 1/60 s with 0.3 s between strokes. Each
 /// stroke sends `touch-start`, batches of 10 points as Darwin's `[CGPoint]` text, the remainder
-/// on lift, then `touch-end`.
+/// on lift, then `touch-end`. `speed` divides every time after `start`.
 public struct HelperSimulation: Hashable, Sendable {
   /// The helper's view size in UIKit points (width, height).
   public var viewSize: Vector2 = Vector2(390, 844)
@@ -18,6 +18,8 @@ public struct HelperSimulation: Hashable, Sendable {
   public var pointsPerCanvasPixel: Double?
   /// Replay time τ of the drawing's first point, seconds.
   public var start: Double = 0
+  /// Drawing speed factor: 2 draws twice as fast (all times from `start` divided by 2).
+  public var speed: Double = 1
   /// Points per message (the app sends every 10).
   public var batchSize: Int = 10
   /// Point interval for drawings without times (seconds).
@@ -55,8 +57,8 @@ public struct HelperSimulation: Hashable, Sendable {
     let firstMilliseconds = drawing.strokes.first?.first?.milliseconds ?? 0
     for (s, stroke) in strokes.enumerated() {
       let times: [Double] = drawing.strokes[s].enumerated().map { i, p in
-        if let ms = p.milliseconds { return start + (ms - firstMilliseconds) / 1000 }
-        return clock + Double(i) * untimedInterval
+        if let ms = p.milliseconds { return start + (ms - firstMilliseconds) / 1000 / speed }
+        return clock + Double(i) * untimedInterval / speed
       }
       out.append(StrokeMessage(t: times[0], text: "touch-start"))
       var batch: [Vector2] = []
@@ -70,7 +72,7 @@ public struct HelperSimulation: Hashable, Sendable {
       let last = times[times.count - 1]
       if !batch.isEmpty { out.append(StrokeMessage(t: last, text: Self.pointsText(batch))) }
       out.append(StrokeMessage(t: last, text: "touch-end"))
-      clock = last + untimedStrokeGap
+      clock = last + untimedStrokeGap / speed
     }
     return out
   }
