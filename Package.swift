@@ -46,6 +46,9 @@ let package = Package(
     .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
     .testTarget(
+      name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimTesting"],
+      exclude: ["__Goldens__"], swiftSettings: cxxInterop),
+    .testTarget(
       name: "ARSimTestingTests", dependencies: ["ARSimTesting", "ARRender"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
   ],

@@ -73,3 +73,14 @@ public enum BackgroundSource: Sendable {
   /// One PNG per output frame (sorted file names; the last one repeats past the end).
   case images([String])
 }
+
+extension ReplayScene {
+  /// The same scene rendered at another output size (intrinsics re-derived from the capture
+  /// intrinsics and viewport with aspect fill): reduced-size goldens and previews.
+  /// Precondition: `width > 0`, `height > 0` (trap).
+  public func resized(width: Int, height: Int) -> ReplayScene {
+    var copy = self
+    copy.outputIntrinsics = captureIntrinsics.output(viewport: viewport, width: width, height: height)
+    return copy
+  }
+}
