@@ -21,7 +21,7 @@ extension CompareCommand {
       .frame { margin: 1.5em 0; border-top: 1px solid #ccc; padding-top: .8em; }
       .images { display: flex; gap: 12px; flex-wrap: wrap; }
       figure { margin: 0; }
-      figure img { max-width: 32vw; border: 1px solid #999; image-rendering: pixelated; }
+      figure img { width: 31vw; height: auto; border: 1px solid #999; image-rendering: pixelated; }
       figcaption { font-weight: 600; margin-bottom: 4px; }
       .different, .missing, .extra, .unreadable { color: #b00; }
       .same { color: #070; }
