@@ -109,6 +109,13 @@ struct CompareCommandTests {
     #expect(run(arguments).0 == 64)
   }
 
+  @Test("--help prints the usage and exits 0")
+  func help() {
+    let (code, output) = run(["--help"])
+    #expect(code == 0)
+    #expect(output.standardOutput.hasPrefix("USAGE: arsim compare EXPECTED ACTUAL"))
+  }
+
   @Test("a file and a folder cannot be compared")
   func fileAndFolder() throws {
     let a = try write(Self.image(), "a.png")

@@ -78,6 +78,13 @@ public struct ImageComparison: Hashable, Sendable {
         expected: PixelSize(width: expected.width, height: expected.height),
         actual: PixelSize(width: actual.width, height: actual.height))
     }
+    if !makeDiffImage && expected.pixels == actual.pixels {
+      // Fast path (pixelmatch's "identical" scan): shared or equal storage, nothing to draw.
+      return .compared(
+        ImageDifference(
+          differingPixelCount: 0, antiAliasedPixelCount: 0,
+          pixelCount: expected.width * expected.height, boundingBox: nil, maxChannelDelta: 0))
+    }
     var scan = DifferenceScan(
       expected: expected, actual: actual, mode: mode, style: diffStyle, drawsDiff: makeDiffImage)
     return .compared(scan.run())
