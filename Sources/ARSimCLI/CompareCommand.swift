@@ -1,8 +1,249 @@
 import ARRender
+import Foundation
 
-/// `arsim compare`.
+/// `arsim compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
+/// [--diff OUT] [--exact]`: compares two PNG files, or two folders of PNGs paired by file name.
+///
+/// Default test: pixelmatch's perceptual test with threshold 0.1 and no differing pixel allowed
+/// (anti-aliased pixels reported, not counted), DESIGN §7; `--exact` for byte-equal pixels.
+/// Exit codes: 0 within tolerance, 1 different (size mismatch, missing or extra frame in a
+/// folder included), 64 usage, 65 unreadable PNG, 66 missing file or folder, 73 when the diff
+/// or report cannot be written.
+///
+/// Files: `--diff OUT` writes the diff PNG to OUT. Folders: diffs and `report.html` go to the
+/// `--diff` folder, or when it is not given and something fails, to `<ACTUAL>-compare/` beside
+/// the actual folder. Failing frames' expected and actual PNGs are copied into that folder
+/// (`expected/`, `actual/`, `diff/`), so the report opens in a browser on its own and can be
+/// kept as one CI artifact.
 enum CompareCommand {
+  struct Options {
+    var expected = ""
+    var actual = ""
+    var threshold: Double?
+    var allowed = ImageComparison.Tolerance.pixels(0)
+    var diff: String?
+    var exact = false
+
+    var comparison: ImageComparison {
+      exact
+        ? ImageComparison(mode: .exact)
+        : ImageComparison(mode: .perceptual(threshold: threshold ?? 0.1))
+    }
+  }
+
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
-    throw UsageError("not implemented yet")
+    if arguments.contains("--help") || arguments.contains("-h") {
+      output.print(usageText)
+      return .ok
+    }
+    let options = try parse(arguments)
+    let expectedKind = try kind(of: options.expected)
+    let actualKind = try kind(of: options.actual)
+    switch (expectedKind, actualKind) {
+    case (.file, .file): return try compareFiles(options, output: output)
+    case (.folder, .folder): return try compareFolders(options, output: output)
+    default:
+      throw UsageError("EXPECTED and ACTUAL must both be files or both be folders")
+    }
+  }
+
+  static func parse(_ arguments: [String]) throws -> Options {
+    var options = Options()
+    var positional: [String] = []
+    var maxPixels: Int?
+    var maxFraction: Double?
+    var index = 0
+    func value(_ name: String) throws -> String {
+      index += 1
+      guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      switch argument {
+      case "--threshold":
+        let text = try value(argument)
+        guard let threshold = Double(text), threshold >= 0, threshold <= 1 else {
+          throw UsageError("--threshold must be a number from 0 to 1, got '\(text)'")
+        }
+        options.threshold = threshold
+      case "--max-diff-pixels":
+        let text = try value(argument)
+        guard let count = Int(text), count >= 0 else {
+          throw UsageError("--max-diff-pixels must be a whole number ≥ 0, got '\(text)'")
+        }
+        maxPixels = count
+      case "--max-diff-fraction":
+        let text = try value(argument)
+        guard let fraction = Double(text), fraction >= 0, fraction <= 1 else {
+          throw UsageError("--max-diff-fraction must be a number from 0 to 1, got '\(text)'")
+        }
+        maxFraction = fraction
+      case "--diff": options.diff = try value(argument)
+      case "--exact": options.exact = true
+      default:
+        if argument.hasPrefix("-") && argument != "-" {
+          throw UsageError("unknown option '\(argument)'\n\(usageText)")
+        }
+        positional.append(argument)
+      }
+      index += 1
+    }
+    guard positional.count == 2 else {
+      throw UsageError("expected EXPECTED and ACTUAL, got \(positional.count) paths\n\(usageText)")
+    }
+    if maxPixels != nil && maxFraction != nil {
+      throw UsageError("give --max-diff-pixels or --max-diff-fraction, not both")
+    }
+    if options.exact && options.threshold != nil {
+      throw UsageError("--threshold has no meaning with --exact")
+    }
+    if let maxPixels { options.allowed = .pixels(maxPixels) }
+    if let maxFraction { options.allowed = .fraction(maxFraction) }
+    options.expected = positional[0]
+    options.actual = positional[1]
+    return options
+  }
+
+  static let usageText = """
+    USAGE: arsim compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
+                         [--diff OUT] [--exact]
+    """
+
+  enum PathKind { case file, folder }
+
+  static func kind(of path: String) throws -> PathKind {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw InputError(.missingInput, InputLocation(file: path), "no such file or folder")
+    }
+    return isDirectory.boolValue ? .folder : .file
+  }
+
+  // MARK: Two files
+
+  static func compareFiles(_ options: Options, output: CommandOutput) throws -> ExitCode {
+    let expected = try Image(contentsOfPNG: options.expected)
+    let actual = try Image(contentsOfPNG: options.actual)
+    let result = options.comparison.compare(
+      expected: expected, actual: actual, makeDiffImage: options.diff != nil)
+    let passes = result.isWithin(options.allowed)
+    output.print("\(options.actual): \(summary(result, passes: passes))")
+    if let path = options.diff {
+      if let diff = result.difference?.diffImage {
+        try diff.writePNG(to: path)
+        output.print("diff: \(path)")
+      } else {
+        output.print("no diff written (sizes differ)")
+      }
+    }
+    return passes ? .ok : .imagesDiffer
+  }
+
+  static func summary(_ result: ImageComparisonResult, passes: Bool) -> String {
+    switch result {
+    case .sizeMismatch(let expected, let actual):
+      return "DIFFERENT: size differs, expected \(expected), actual \(actual)"
+    case .compared(let difference):
+      return (passes ? "ok: " : "DIFFERENT: ") + difference.description
+    }
+  }
+
+  // MARK: Two folders
+
+  /// One row of the folder report.
+  struct Row {
+    enum Status { case same, different, missing, extra, unreadable }
+    var name: String
+    var status: Status
+    var detail: String
+    var hasImages = false
+    var hasDiff = false
+  }
+
+  static func compareFolders(_ options: Options, output: CommandOutput) throws -> ExitCode {
+    let expectedNames = try pngNames(in: options.expected)
+    let actualNames = try pngNames(in: options.actual)
+    let trimmedActual =
+      options.actual.hasSuffix("/")
+      ? String(options.actual.dropLast()) : options.actual
+    let reportFolder = options.diff ?? (trimmedActual + "-compare")
+    var rows: [Row] = []
+    var errorCode: ExitCode?
+    var folderMade = false
+    func makeFolders() throws {
+      guard !folderMade else { return }
+      for sub in ["", "/expected", "/actual", "/diff"] {
+        try FileIO.createDirectory(reportFolder + sub)
+      }
+      folderMade = true
+    }
+    for name in Set(expectedNames).union(actualNames).sorted() {
+      let expectedPath = options.expected + "/" + name
+      let actualPath = options.actual + "/" + name
+      guard expectedNames.contains(name) else {
+        rows.append(Row(name: name, status: .extra, detail: "extra in ACTUAL (no reference)"))
+        continue
+      }
+      guard actualNames.contains(name) else {
+        rows.append(Row(name: name, status: .missing, detail: "missing in ACTUAL"))
+        continue
+      }
+      let expected: Image
+      let actual: Image
+      do {
+        expected = try Image(contentsOfPNG: expectedPath)
+        actual = try Image(contentsOfPNG: actualPath)
+      } catch let error as any LocatedError {
+        rows.append(Row(name: name, status: .unreadable, detail: error.description))
+        let code = ExitCode(error.kind)
+        if errorCode != .missingInput { errorCode = code }
+        continue
+      }
+      let result = options.comparison.compare(
+        expected: expected, actual: actual, makeDiffImage: true)
+      let passes = result.isWithin(options.allowed)
+      var row = Row(
+        name: name, status: passes ? .same : .different, detail: summary(result, passes: passes))
+      if !passes {
+        try makeFolders()
+        try FileIO.writeAtomically(
+          FileIO.read(expectedPath), to: reportFolder + "/expected/" + name)
+        try FileIO.writeAtomically(FileIO.read(actualPath), to: reportFolder + "/actual/" + name)
+        row.hasImages = true
+        if let diff = result.difference?.diffImage {
+          try diff.writePNG(to: reportFolder + "/diff/" + name)
+          row.hasDiff = true
+        }
+      }
+      rows.append(row)
+    }
+    for row in rows where row.status != .same {
+      output.print("\(row.name): \(row.detail)")
+    }
+    let failing = rows.filter { $0.status != .same }.count
+    let counts = Dictionary(grouping: rows, by: { $0.status }).mapValues(\.count)
+    var line = "\(rows.count) frames: \(counts[.same, default: 0]) same"
+    line += ", \(counts[.different, default: 0]) different"
+    line += ", \(counts[.missing, default: 0]) missing, \(counts[.extra, default: 0]) extra"
+    line += ", \(counts[.unreadable, default: 0]) unreadable"
+    output.print(line)
+    if failing > 0 || options.diff != nil {
+      try makeFolders()
+      let html = report(rows, options: options)
+      try FileIO.writeAtomically(Array(html.utf8), to: reportFolder + "/report.html")
+      output.print("report: \(reportFolder)/report.html")
+    }
+    if let errorCode { return errorCode }
+    return failing > 0 ? .imagesDiffer : .ok
+  }
+
+  static func pngNames(in folder: String) throws -> [String] {
+    do {
+      return try FileManager.default.contentsOfDirectory(atPath: folder)
+        .filter { $0.lowercased().hasSuffix(".png") }.sorted()
+    } catch {
+      throw InputError(.missingInput, InputLocation(file: folder), "cannot list the folder")
+    }
   }
 }

@@ -22,12 +22,13 @@ public enum GoldenRecordMode: String, Hashable, Sendable, CaseIterable {
   /// Actions, GitLab and most CI services set `CI=true`); otherwise `missing`.
   /// An unknown `ARSIM_RECORD` value gives `nil`.
   public static func fromEnvironment() -> GoldenRecordMode? {
-    if let value = environment("ARSIM_RECORD"), !value.isEmpty {
-      return GoldenRecordMode(rawValue: value.lowercased())
-    }
-    if let ci = environment("CI"), !["", "0", "false"].contains(ci.lowercased()) {
-      return .never
-    }
+    from(record: environment("ARSIM_RECORD"), ci: environment("CI"))
+  }
+
+  /// The rule of `fromEnvironment()` applied to the two variables' values.
+  static func from(record: String?, ci: String?) -> GoldenRecordMode? {
+    if let record, !record.isEmpty { return GoldenRecordMode(rawValue: record.lowercased()) }
+    if let ci, !["", "0", "false"].contains(ci.lowercased()) { return .never }
     return .missing
   }
 }

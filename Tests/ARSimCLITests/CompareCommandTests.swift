@@ -1,1 +1,193 @@
+import ARRender
+import Foundation
 import Testing
+
+@testable import ARSimCLI
+
+/// Captured standard output and error of an in-process run.
+final class CapturedOutput: @unchecked Sendable {
+  var standardOutput = ""
+  var standardError = ""
+  var output: CommandOutput {
+    CommandOutput(
+      standardOutput: { self.standardOutput += $0 }, standardError: { self.standardError += $0 })
+  }
+}
+
+@Suite("arsim compare")
+struct CompareCommandTests {
+  let root: String
+
+  init() throws {
+    root = NSTemporaryDirectory() + "arsim-compare-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+  }
+
+  static func image(change: (Int, Int, (UInt8, UInt8, UInt8, UInt8))? = nil) -> Image {
+    var image = Image(width: 8, height: 6, fill: (30, 60, 90, 255))
+    image[2, 2] = (200, 200, 200, 255)
+    if let change { image[change.0, change.1] = change.2 }
+    return image
+  }
+
+  func write(_ image: Image, _ name: String) throws -> String {
+    let path = root + "/" + name
+    try FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try image.writePNG(to: path)
+    return path
+  }
+
+  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
+    let captured = CapturedOutput()
+    let code = ARSimCLI.run(arguments: ["compare"] + arguments, output: captured.output)
+    return (code, captured)
+  }
+
+  @Test("identical files exit 0")
+  func identicalFiles() throws {
+    let a = try write(Self.image(), "a.png")
+    let b = try write(Self.image(), "b.png")
+    let (code, output) = run([a, b])
+    #expect(code == 0)
+    #expect(output.standardOutput.contains("ok: 0 of 48 pixels differ"))
+  }
+
+  @Test("a changed pixel exits 1 unless the tolerance allows it")
+  func changedPixel() throws {
+    let a = try write(Self.image(), "a.png")
+    let b = try write(Self.image(change: (5, 4, (255, 0, 0, 255))), "b.png")
+    let (code, output) = run([a, b])
+    #expect(code == 1)
+    #expect(output.standardOutput.contains("DIFFERENT: 1 of 48 pixels differ (2.0833%)"))
+    #expect(output.standardOutput.contains("bounding box (5, 4)–(5, 4)"))
+    #expect(run([a, b, "--max-diff-pixels", "1"]).0 == 0)
+    #expect(run([a, b, "--max-diff-fraction", "0.03"]).0 == 0)
+    #expect(run([a, b, "--max-diff-fraction", "0.02"]).0 == 1)
+  }
+
+  @Test("a change below the perceptual threshold passes unless --exact")
+  func belowThreshold() throws {
+    let a = try write(Self.image(), "a.png")
+    let b = try write(Self.image(change: (5, 4, (31, 60, 90, 255))), "b.png")
+    #expect(run([a, b]).0 == 0)
+    #expect(run([a, b, "--exact"]).0 == 1)
+    #expect(run([a, b, "--threshold", "0"]).0 == 1)
+  }
+
+  @Test("different sizes exit 1")
+  func sizeMismatch() throws {
+    let a = try write(Self.image(), "a.png")
+    let b = try write(Image(width: 6, height: 8), "b.png")
+    let (code, output) = run([a, b])
+    #expect(code == 1)
+    #expect(output.standardOutput.contains("size differs, expected 8×6, actual 6×8"))
+  }
+
+  @Test("a missing file exits 66 and an unreadable PNG 65")
+  func missingAndUnreadable() throws {
+    let a = try write(Self.image(), "a.png")
+    let missing = run([a, root + "/nope.png"])
+    #expect(missing.0 == 66)
+    #expect(missing.1.standardError.contains("nope.png"))
+    let corrupt = root + "/corrupt.png"
+    try Data("not a png".utf8).write(to: URL(fileURLWithPath: corrupt))
+    let unreadable = run([a, corrupt])
+    #expect(unreadable.0 == 65)
+    #expect(unreadable.1.standardError.contains("corrupt.png: invalid PNG"))
+  }
+
+  @Test(
+    "usage mistakes exit 64",
+    arguments: [
+      [], ["only-one.png"], ["a", "b", "--threshold", "2"], ["a", "b", "--max-diff-pixels", "-1"],
+      ["a", "b", "--max-diff-pixels", "1", "--max-diff-fraction", "0.1"],
+      ["a", "b", "--exact", "--threshold", "0.2"], ["a", "b", "--frobnicate"],
+      ["a", "b", "--diff"],
+    ])
+  func usage(arguments: [String]) {
+    #expect(run(arguments).0 == 64)
+  }
+
+  @Test("--help prints the usage and exits 0")
+  func help() {
+    let (code, output) = run(["--help"])
+    #expect(code == 0)
+    #expect(output.standardOutput.hasPrefix("USAGE: arsim compare EXPECTED ACTUAL"))
+  }
+
+  @Test("a file and a folder cannot be compared")
+  func fileAndFolder() throws {
+    let a = try write(Self.image(), "a.png")
+    #expect(run([a, root]).0 == 64)
+  }
+
+  @Test("--diff writes the diff PNG with the differing pixel in red")
+  func diffFile() throws {
+    let a = try write(Self.image(), "a.png")
+    let b = try write(Self.image(change: (5, 4, (255, 0, 0, 255))), "b.png")
+    let out = root + "/diff.png"
+    #expect(run([a, b, "--diff", out]).0 == 1)
+    let diff = try Image(contentsOfPNG: out)
+    #expect(diff[5, 4] == (255, 0, 0, 255))
+    #expect(diff[0, 0].r == diff[0, 0].g && diff[0, 0].r > 200)
+  }
+
+  @Test("folders: pairs by name, reports missing and extra files, writes report.html")
+  func folders() throws {
+    _ = try write(Self.image(), "expected/frame_00000.png")
+    _ = try write(Self.image(), "expected/frame_00001.png")
+    _ = try write(Self.image(), "expected/frame_00002.png")
+    _ = try write(Self.image(), "actual/frame_00000.png")
+    _ = try write(Self.image(change: (1, 1, (0, 0, 0, 255))), "actual/frame_00001.png")
+    _ = try write(Self.image(), "actual/frame_00003.png")
+    let out = root + "/report"
+    let (code, output) = run([root + "/expected", root + "/actual", "--diff", out])
+    #expect(code == 1)
+    let text = output.standardOutput
+    #expect(text.contains("frame_00001.png: DIFFERENT: 1 of 48 pixels differ"))
+    #expect(text.contains("frame_00002.png: missing in ACTUAL"))
+    #expect(text.contains("frame_00003.png: extra in ACTUAL (no reference)"))
+    #expect(text.contains("4 frames: 1 same, 1 different, 1 missing, 1 extra, 0 unreadable"))
+    #expect(text.contains("report: \(out)/report.html"))
+    let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+    #expect(html.contains("<img src=\"expected/frame_00001.png\""))
+    #expect(html.contains("<img src=\"actual/frame_00001.png\""))
+    #expect(html.contains("<img src=\"diff/frame_00001.png\""))
+    #expect(html.contains("missing in ACTUAL"))
+    #expect(html.contains("extra in ACTUAL"))
+    #expect(!html.contains("expected/frame_00000.png"))  // passing frames get no images
+    #expect(try Image(contentsOfPNG: out + "/expected/frame_00001.png") == Self.image())
+    let diff = try Image(contentsOfPNG: out + "/diff/frame_00001.png")
+    #expect(diff[1, 1] == (255, 0, 0, 255))
+  }
+
+  @Test("folders without --diff: nothing written when all match, <ACTUAL>-compare otherwise")
+  func defaultReportFolder() throws {
+    _ = try write(Self.image(), "e/frame.png")
+    _ = try write(Self.image(), "a/frame.png")
+    #expect(run([root + "/e", root + "/a/"]).0 == 0)
+    #expect(!FileManager.default.fileExists(atPath: root + "/a-compare"))
+    _ = try write(Self.image(change: (0, 0, (255, 255, 255, 255))), "a/frame.png")
+    #expect(run([root + "/e", root + "/a/"]).0 == 1)
+    #expect(FileManager.default.fileExists(atPath: root + "/a-compare/report.html"))
+  }
+
+  @Test("a corrupt PNG in a folder exits 65 after comparing the rest")
+  func corruptInFolder() throws {
+    _ = try write(Self.image(), "e/good.png")
+    _ = try write(Self.image(), "a/good.png")
+    _ = try write(Self.image(), "e/bad.png")
+    try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: root + "/a/bad.png"))
+    let (code, output) = run([root + "/e", root + "/a"])
+    #expect(code == 65)
+    #expect(output.standardOutput.contains("bad.png: \(root)/a/bad.png: invalid PNG"))
+    #expect(output.standardOutput.contains("2 frames: 1 same, 0 different"))
+  }
+
+  @Test("HTML escaping and URL encoding of names")
+  func escaping() {
+    #expect(CompareCommand.escape("a<b>&\"c") == "a&lt;b&gt;&amp;&quot;c")
+    #expect(CompareCommand.percentEncode("frame 1#.png") == "frame%201%23.png")
+  }
+}

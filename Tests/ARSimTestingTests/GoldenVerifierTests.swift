@@ -116,13 +116,13 @@ struct GoldenVerifierTests {
     #expect(message.contains("actual: \(root)/artifacts/frame.actual.png"))
   }
 
-  @Test("verifyGolden puts references under __Goldens__/<test file name> beside the test")
+  @Test("references go under __Goldens__/<test file name> beside the test file")
   func defaultLocation() throws {
-    setenv("ARSIM_RECORD", "missing", 1)
-    let message = try #require(
-      verifyGolden(Self.image(), named: "frame", filePath: "/does/not/matter"))
-    // filePath is a StaticString literal here, so the folder is "/does/not" and the suite
-    // "matter": recording there fails, and the message says where it tried.
-    #expect(message.contains("/does/not/__Goldens__/matter/frame.png"))
+    let verifier = try #require(
+      GoldenVerifier(testFile: "/work/Tests/AppTests/StrokeTests.swift", suite: nil))
+    #expect(verifier.goldenDirectory == "/work/Tests/AppTests/__Goldens__/StrokeTests")
+    #expect(verifier.artifactsDirectory.hasSuffix("/StrokeTests"))
+    let named = try #require(GoldenVerifier(testFile: "/work/Tests/T.swift", suite: "Render"))
+    #expect(named.goldenDirectory == "/work/Tests/__Goldens__/Render")
   }
 }

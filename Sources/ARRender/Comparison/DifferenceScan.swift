@@ -41,13 +41,14 @@ struct DifferenceScan {
       actual.pixels.withUnsafeBytes { b8 in
         diff.withUnsafeMutableBufferPointer { out in
           let pixels = PixelPair(a8: a8, b8: b8, width: width, height: height)
+          var grey = GreyCache(alpha: style.alpha)
           for v in 0..<height {
             let row = v * width
             var u = 0
             while u < width {
               let i = row + u
               if a8.pixel(i) == b8.pixel(i) {
-                if drawsDiff { drawGray(a8, i, style.alpha, out) }
+                if drawsDiff { grey.draw(a8, i, out) }
                 u += 1
                 continue
               }
@@ -81,7 +82,7 @@ struct DifferenceScan {
                 antiAliased += 1
                 if drawsDiff { drawPixel(out, i, style.antiAliasedColor) }
               } else if drawsDiff {
-                drawGray(a8, i, style.alpha, out)
+                grey.draw(a8, i, out)
               }
               u += 1
             }
@@ -204,24 +205,43 @@ func colorDelta(
   return y > 0 ? -delta : delta
 }
 
-/// pixelmatch's `drawGrayPixel`: the luma of the expected pixel, faded toward white by `alpha`
-/// and the pixel's own alpha; written opaque.
+/// Draws diff-image grey pixels, remembering the last input pixel: rendered frames have long
+/// runs of equal pixels, and the Double arithmetic is the diff image's main cost.
+private struct GreyCache {
+  let alpha: Double
+  var lastPixel: UInt32? = nil
+  var lastGrey: UInt8 = 0
+
+  init(alpha: Double) { self.alpha = alpha }
+
+  @inline(__always)
+  mutating func draw(
+    _ image: UnsafeRawBufferPointer, _ i: Int, _ out: UnsafeMutableBufferPointer<UInt8>
+  ) {
+    let pixel = image.pixel(i)
+    if pixel != lastPixel {
+      lastPixel = pixel
+      lastGrey = greyValue(image, i, alpha)
+    }
+    let k = i * 4
+    out[k] = lastGrey
+    out[k + 1] = lastGrey
+    out[k + 2] = lastGrey
+    out[k + 3] = 255
+  }
+}
+
+/// pixelmatch's `drawGrayPixel` value: the luma of the expected pixel, faded toward white by
+/// `alpha` and the pixel's own alpha (drawn opaque).
 @inline(__always)
-private func drawGray(
-  _ image: UnsafeRawBufferPointer, _ i: Int, _ alpha: Double,
-  _ out: UnsafeMutableBufferPointer<UInt8>
-) {
+private func greyValue(_ image: UnsafeRawBufferPointer, _ i: Int, _ alpha: Double) -> UInt8 {
   let k = i * 4
   let luma =
     Double(image[k]) * 0.29889531 + Double(image[k + 1]) * 0.58662247 + Double(image[k + 2])
     * 0.11448223
   let value = 255 + (luma - 255) * alpha * Double(image[k + 3]) / 255
   // Uint8ClampedArray in pixelmatch rounds half to even; values here are within 0…255.
-  let byte = UInt8(max(0, min(255, value.rounded(.toNearestOrEven))))
-  out[k] = byte
-  out[k + 1] = byte
-  out[k + 2] = byte
-  out[k + 3] = 255
+  return UInt8(max(0, min(255, value.rounded(.toNearestOrEven))))
 }
 
 @inline(__always)

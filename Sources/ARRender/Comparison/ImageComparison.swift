@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Compares an expected image with an actual one, exactly or perceptually, and draws a diff.
 ///
 /// The perceptual mode is a port of pixelmatch 7 (mapbox/pixelmatch `index.js`): a per-pixel
@@ -77,6 +83,13 @@ public struct ImageComparison: Hashable, Sendable {
       return .sizeMismatch(
         expected: PixelSize(width: expected.width, height: expected.height),
         actual: PixelSize(width: actual.width, height: actual.height))
+    }
+    if !makeDiffImage && bytesEqual(expected.pixels, actual.pixels) {
+      // Fast path (pixelmatch's "identical" scan): shared or equal storage, nothing to draw.
+      return .compared(
+        ImageDifference(
+          differingPixelCount: 0, antiAliasedPixelCount: 0,
+          pixelCount: expected.width * expected.height, boundingBox: nil, maxChannelDelta: 0))
     }
     var scan = DifferenceScan(
       expected: expected, actual: actual, mode: mode, style: diffStyle, drawsDiff: makeDiffImage)
@@ -191,6 +204,17 @@ public struct ImageDifference: Hashable, Sendable, CustomStringConvertible {
     if let boundingBox { text += ", bounding box \(boundingBox)" }
     text += ", max channel delta \(maxChannelDelta)"
     return text
+  }
+}
+
+/// Whether two byte arrays are equal (`memcmp`).
+func bytesEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+  guard a.count == b.count else { return false }
+  return a.withUnsafeBytes { x in
+    b.withUnsafeBytes { y in
+      guard let p = x.baseAddress, let q = y.baseAddress else { return true }  // both empty
+      return memcmp(p, q, x.count) == 0
+    }
   }
 }
 

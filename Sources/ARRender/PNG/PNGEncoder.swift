@@ -2,8 +2,10 @@ import CPNG
 
 /// PNG encoding settings and the encoder itself (libpng through the `CPNG` shim).
 ///
-/// The defaults favour speed for rendered frames: the SUB filter with zlib level 1 (see
-/// Documentation/Goldens.md for the size and speed table measured on a 1920×1440 frame).
+/// The defaults favour speed for rendered frames: the UP filter with zlib level 1. On a
+/// 1920×1440 rendered-like frame (gradient + 300 shaded discs) UP/1 encoded as fast as SUB/1
+/// or NONE/1 and 25 % smaller than SUB/1; level 6 is 10–15 % smaller and about 2.5× slower
+/// (table in Documentation/Goldens.md).
 /// Decoding the output always gives back the input pixels exactly (PNG is lossless), except
 /// that `.rgb8` drops the alpha channel.
 public struct PNGEncoder: Hashable, Sendable {
@@ -50,14 +52,14 @@ public struct PNGEncoder: Hashable, Sendable {
   public var pixelFormat: PixelFormat
   /// zlib level 0 (store) … 9 (smallest); default 1.
   public var compressionLevel: Int
-  /// The row filter; default `.sub`.
+  /// The row filter; default `.up`.
   public var filter: Filter
   /// The zlib strategy; default `.default`.
   public var strategy: Strategy
 
   /// Creates settings. Precondition: `compressionLevel` in 0…9 (trap).
   public init(
-    pixelFormat: PixelFormat = .automatic, compressionLevel: Int = 1, filter: Filter = .sub,
+    pixelFormat: PixelFormat = .automatic, compressionLevel: Int = 1, filter: Filter = .up,
     strategy: Strategy = .default
   ) {
     precondition((0...9).contains(compressionLevel), "zlib level must be in 0…9")

@@ -64,6 +64,13 @@ struct PNGDecodingTests {
     #expect(try Image(pngData: data).pixels == [0, 0, 0, 255, 4, 4, 4, 255, 255, 255, 255, 255])
   }
 
+  @Test("8-bit gray widens to 16 bits as v·257 in a depth map, dropping alpha")
+  func grayAsDepth() throws {
+    let data = try FileIO.read(PNGFixtures.path("gray-alpha.png"))
+    // 0, 128, 255, 37 → 0, 32896, 65535, 9509
+    #expect(try DepthImage(pngData: data).millimetres == [0, 32896, 65535, 9509])
+  }
+
   @Test("a corrupt PNG throws with the file name and libpng's message")
   func corrupt() throws {
     var data = try PNGEncoderTests.pattern(width: 8, height: 8, opaque: true).pngData()
