@@ -22,7 +22,8 @@ import Testing
     let options = RenderOptions(
       threads: 2, supersampling: supersampling,
       background: .verticalGradient(
-        top: Color(red: 0.85, green: 0.88, blue: 0.92), bottom: Color(red: 0.45, green: 0.47, blue: 0.5)))
+        top: Color(red: 0.85, green: 0.88, blue: 0.92),
+        bottom: Color(red: 0.45, green: 0.47, blue: 0.5)))
     return Renderer(options: options).render(RenderList(root: root), camera: camera).image
   }
 
@@ -38,7 +39,9 @@ import Testing
   @Test("an ellipsoid: a sphere with non-uniform scale, seen off-axis")
   func ellipsoid() {
     let root = Node()
-    let node = Node(geometry: .sphere(radius: 0.4, material: Material(diffuse: Color(red: 0.9, green: 0.5, blue: 0.1))))
+    let node = Node(
+      geometry: .sphere(
+        radius: 0.4, material: Material(diffuse: Color(red: 0.9, green: 0.5, blue: 0.1))))
     node.scale = Vector3(1.6, 0.6, 1)
     node.eulerAngles = Vector3(0, 0, 0.5)
     node.position = Vector3(0.3, 0, 0)
@@ -52,7 +55,8 @@ import Testing
     let node = Node(
       geometry: .box(
         width: 0.8, height: 0.5, length: 0.6,
-        material: Material(diffuse: Color(red: 0.8, green: 0.3, blue: 0.3), lightingModel: .lambert)))
+        material: Material(diffuse: Color(red: 0.8, green: 0.3, blue: 0.3), lightingModel: .lambert)
+      ))
     node.eulerAngles = Vector3(0.35, 0.52, 0)
     root.addChildNode(node)
     assertGolden(Self.render(root, Self.camera(at: Vector3(0, 0.5, 2.2))), named: "box")
@@ -99,7 +103,8 @@ import Testing
     for i in 0...8 { points.append((-100, -200 + Double(i) * 50)) }  // stem
     for i in 1...4 { points.append((-100 + Double(i) * 50, -200)) }  // top bar
     for i in 1...3 { points.append((-100 + Double(i) * 50, 0)) }  // middle bar
-    let material = Material(diffuse: .systemBlue, specular: Color(red: 0.35, green: 0.35, blue: 0.35), shininess: 24)
+    let material = Material(
+      diffuse: .systemBlue, specular: Color(red: 0.35, green: 0.35, blue: 0.35), shininess: 24)
     for (x, y) in points {
       let sphere = Node(geometry: .sphere(radius: 0.015 * 2, material: material))
       sphere.position = Vector3(-x / 1000, -y / 1000, 0)
@@ -137,11 +142,15 @@ import Testing
   func transparency() {
     let root = Node()
     root.addChildNode(
-      Node(geometry: .sphere(radius: 0.35, material: Material(diffuse: Color(red: 1, green: 0.8, blue: 0)))))
+      Node(
+        geometry: .sphere(
+          radius: 0.35, material: Material(diffuse: Color(red: 1, green: 0.8, blue: 0)))))
     let plane = Node(
       geometry: .plane(
         width: 0.8, height: 0.8,
-        material: Material(diffuse: Color(red: 0.1, green: 0.3, blue: 0.9), lightingModel: .constant, transparency: 0.5)))
+        material: Material(
+          diffuse: Color(red: 0.1, green: 0.3, blue: 0.9), lightingModel: .constant,
+          transparency: 0.5)))
     plane.position = Vector3(0.25, 0.1, 0.5)
     root.addChildNode(plane)
     assertGolden(Self.render(root, Self.camera(at: Vector3(0, 0, 2))), named: "transparency")

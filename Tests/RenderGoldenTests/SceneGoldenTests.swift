@@ -22,11 +22,13 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let replay = Replay(scene: loaded)
     for frame in frames {
-      _ = try replay.run(ReplayOptions(outputDirectory: directory, frameRange: frame...frame, threads: 2))
+      _ = try replay.run(
+        ReplayOptions(outputDirectory: directory, frameRange: frame...frame, threads: 2))
       let name = String(format: "frame_%05d.png", frame)
       let image = try Image(contentsOfPNG: directory + "/" + name)
       assertGolden(
-        image, named: "\(scene)-\(frame)", tolerance: .perceptual(threshold: 0.1, maxDifferingPixels: 0))
+        image, named: "\(scene)-\(frame)",
+        tolerance: .perceptual(threshold: 0.1, maxDifferingPixels: 0))
     }
   }
 

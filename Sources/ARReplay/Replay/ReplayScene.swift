@@ -80,7 +80,8 @@ extension ReplayScene {
   /// Precondition: `width > 0`, `height > 0` (trap).
   public func resized(width: Int, height: Int) -> ReplayScene {
     var copy = self
-    copy.outputIntrinsics = captureIntrinsics.output(viewport: viewport, width: width, height: height)
+    copy.outputIntrinsics = captureIntrinsics.output(
+      viewport: viewport, width: width, height: height)
     return copy
   }
 }
