@@ -106,6 +106,16 @@ public final class RemoteAssistSession: Session {
         .object([
           ("strokes", .integer(roots.count)), ("queuedPoints", .integer(queuedPointCount)),
           ("color", .numbers(lineColor.components)),
+          (
+            "roots",
+            .array(
+              roots.map { root in
+                .object([
+                  ("stroke", .integer(root.strokeIndex ?? -1)),
+                  ("worldTransform", .numbers(root.worldTransform.columnMajorElements)),
+                ])
+              })
+          ),
         ])
       )
     ]
