@@ -46,4 +46,14 @@ import Testing
   func arkitColors() throws {
     try check("arkit-colors", width: 144, height: 256, frames: [60, 200, 450])
   }
+
+  @Test("tum-measure: the desk plane and the white measuring bar while measuring")
+  func tumMeasure() throws {
+    try check("tum-measure", width: 192, height: 144, frames: [120, 239])
+  }
+
+  @Test("tum-displayer: the fading plane marker, then the video screen facing the camera")
+  func tumDisplayer() throws {
+    try check("tum-displayer", width: 192, height: 144, frames: [10, 30, 60])
+  }
 }

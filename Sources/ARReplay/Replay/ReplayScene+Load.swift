@@ -23,8 +23,12 @@ struct SceneResolver {
 
   init(path: String) {
     self.path = path
-    let url = URL(fileURLWithPath: path)
-    folder = url.deletingLastPathComponent().path
+    // Kept relative when the scene path is relative, so outputs do not depend on the cwd.
+    if let slash = path.lastIndex(of: "/") {
+      folder = slash == path.startIndex ? "/" : String(path[..<slash])
+    } else {
+      folder = ""
+    }
   }
 
   func error(_ field: String, _ reason: String) -> InputError {
@@ -33,7 +37,7 @@ struct SceneResolver {
 
   /// A path from the scene, resolved against the scene's folder.
   func resolvePath(_ p: String) -> String {
-    p.hasPrefix("/") ? p : (folder.isEmpty ? p : folder + "/" + p)
+    p.hasPrefix("/") || folder.isEmpty ? p : (folder == "/" ? "/" + p : folder + "/" + p)
   }
 
   mutating func resolve(_ file: SceneFile) throws -> ReplayScene {

@@ -76,12 +76,21 @@ public enum BackgroundSource: Sendable {
 
 extension ReplayScene {
   /// The same scene rendered at another output size (intrinsics re-derived from the capture
-  /// intrinsics and viewport with aspect fill): reduced-size goldens and previews.
+  /// intrinsics and viewport with aspect fill; displayer taps moved to the pixels of the same
+  /// camera rays): reduced-size goldens and previews.
   /// Precondition: `width > 0`, `height > 0` (trap).
   public func resized(width: Int, height: Int) -> ReplayScene {
     var copy = self
-    copy.outputIntrinsics = captureIntrinsics.output(
-      viewport: viewport, width: width, height: height)
+    let old = outputIntrinsics
+    let new = captureIntrinsics.output(viewport: viewport, width: width, height: height)
+    copy.outputIntrinsics = new
+    // Taps are output pixels: move each to the pixel that shows the same camera ray.
+    copy.displayers?.taps = (displayers?.taps ?? []).map { tap in
+      var moved = tap
+      moved.u = (tap.u - old.cx) / old.fx * new.fx + new.cx
+      moved.v = (tap.v - old.cy) / old.fy * new.fy + new.cy
+      return moved
+    }
     return copy
   }
 }
