@@ -1,6 +1,7 @@
 import ARMath
 import ARReplay
 import ARScene
+import ARSimCLI
 import Foundation
 import Testing
 
@@ -67,10 +68,15 @@ import Testing
       path: ReplayFixture.fixtures + "/quickdraw/raw_cat_24.ndjson", index: 0)
     var helper = HelperSimulation()
     helper.start = 0.2
-    let messages = helper.messages(for: drawing)
-    try fixture.write("strokes.jsonl", StrokeLog(messages: messages).jsonLines)
+    // The log comes from the command users run.
+    let code = ARSimCLI.run(
+      arguments: [
+        "strokes", "from-quickdraw", ReplayFixture.fixtures + "/quickdraw/raw_cat_24.ndjson",
+        "--drawing", "0", "--start", "0.2", "--out", fixture.directory + "/strokes.jsonl",
+      ], output: CommandOutput(standardOutput: { _ in }, standardError: { _ in }))
+    #expect(code == 0)
     try fixture.writeTrack("track.json", [(0, .identity), (20, .identity)])
-    try fixture.write("scene.json", Self.scene(duration: 10))
+    try fixture.write("scene.json", Self.scene(width: 160, height: 120, fps: 5, duration: 10))
     let scene = try ReplayScene.load(path: fixture.directory + "/scene.json")
     _ = try Replay(scene: scene).run(ReplayOptions(outputDirectory: fixture.directory + "/out"))
     let lines = try fixture.jsonLines("trace.jsonl")
