@@ -56,8 +56,7 @@ public struct QuickDrawDrawing: Hashable, Sendable {
     do {
       raw = try JSONDecoder().decode(Raw.self, from: line)
     } catch let error as DecodingError {
-      let (field, reason) = JSONDecoding.describe(error)
-      throw InputError(.badData, InputLocation(file: file, line: lineNumber, field: field), reason)
+      throw JSONDecoding.locatedError(error, bytes: Array(line), file: file, line: lineNumber)
     }
     var strokes: [[Point]] = []
     for (s, stroke) in raw.drawing.enumerated() {
