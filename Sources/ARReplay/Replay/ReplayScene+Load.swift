@@ -8,11 +8,21 @@ extension ReplayScene {
   /// - Throws: `InputError`/`LocatedError` with `.missingInput` for missing files and
   ///   `.badData` naming the scene file and field (e.g. `output.fps`) for invalid values.
   public static func load(path: String) throws -> ReplayScene {
-    let (file, fileWarnings) = try SceneFile.read(path: path)
-    var resolver = SceneResolver(path: path)
-    var scene = try resolver.resolve(file)
-    scene.warnings = fileWarnings + scene.warnings
-    return scene
+    do {
+      let (file, fileWarnings) = try SceneFile.read(path: path)
+      var resolver = SceneResolver(path: path)
+      var scene = try resolver.resolve(file)
+      scene.warnings = fileWarnings + scene.warnings
+      return scene
+    } catch var error as InputError
+      where error.location.file == path && error.location.line == nil
+    {
+      // A field error of the scene itself: add the line where the field is written.
+      if let field = error.location.field, let bytes = try? FileIO.read(path) {
+        error.location.line = JSONSyntaxLocator.line(ofField: field, in: bytes)
+      }
+      throw error
+    }
   }
 }
 
