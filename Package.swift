@@ -54,3 +54,13 @@ let package = Package(
   ],
   cxxLanguageStandard: .cxx17
 )
+
+// MARK: Fuzzing
+// libFuzzer harnesses for every reader (Fuzz/), present only when Scripts/fuzz sets ARSIM_FUZZ,
+// so the normal build never sees a target that needs `-sanitize=fuzzer` to link.
+if Context.environment["ARSIM_FUZZ"] != nil {
+  package.targets.append(
+    .executableTarget(
+      name: "ARSimFuzz", dependencies: ["ARReplay"], path: "Fuzz/ARSimFuzz",
+      swiftSettings: cxxInterop))
+}

@@ -1,3 +1,4 @@
+import ARRender
 import Foundation
 
 /// Helpers for reporting `JSONDecoder` failures as file:line:field messages.
@@ -44,6 +45,27 @@ enum JSONDecoding {
     @unknown default:
       return (nil, "\(error)")
     }
+  }
+
+  /// The located error for a failed decode of `bytes` (a whole file when `line` is nil, else
+  /// that 1-based line of `file`): a syntax error gets its line, column and enclosing field
+  /// from `JSONSyntaxLocator`; a schema error its field path.
+  static func locatedError(
+    _ error: DecodingError, bytes: [UInt8], file: String, line: Int? = nil
+  ) -> InputError {
+    if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+      let problem = JSONSyntaxLocator.firstProblem(in: bytes)
+    {
+      let where_ =
+        line == nil
+        ? "column \(problem.column), byte \(problem.byteOffset)" : "column \(problem.column)"
+      return InputError(
+        .badData,
+        InputLocation(file: file, line: line ?? problem.line, field: problem.field),
+        "invalid JSON at \(where_): \(problem.reason)")
+    }
+    let (field, reason) = describe(error)
+    return InputError(.badData, InputLocation(file: file, line: line, field: field), reason)
   }
 
   private static func readable(_ type: Any.Type) -> String {

@@ -8,11 +8,21 @@ extension ReplayScene {
   /// - Throws: `InputError`/`LocatedError` with `.missingInput` for missing files and
   ///   `.badData` naming the scene file and field (e.g. `output.fps`) for invalid values.
   public static func load(path: String) throws -> ReplayScene {
-    let (file, fileWarnings) = try SceneFile.read(path: path)
-    var resolver = SceneResolver(path: path)
-    var scene = try resolver.resolve(file)
-    scene.warnings = fileWarnings + scene.warnings
-    return scene
+    do {
+      let (file, fileWarnings) = try SceneFile.read(path: path)
+      var resolver = SceneResolver(path: path)
+      var scene = try resolver.resolve(file)
+      scene.warnings = fileWarnings + scene.warnings
+      return scene
+    } catch var error as InputError
+      where error.location.file == path && error.location.line == nil
+    {
+      // A field error of the scene itself: add the line where the field is written.
+      if let field = error.location.field, let bytes = try? FileIO.read(path) {
+        error.location.line = JSONSyntaxLocator.line(ofField: field, in: bytes)
+      }
+      throw error
+    }
   }
 }
 
@@ -33,6 +43,20 @@ struct SceneResolver {
 
   func error(_ field: String, _ reason: String) -> InputError {
     InputError(.badData, InputLocation(file: path, field: field), reason)
+  }
+
+  /// Runs `body`, which reads the file `file` named by the scene's `field`; when that file is
+  /// missing or unreadable the error names the field and the scene file too, not just the path.
+  func reading<T>(_ file: String, field: String, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as any LocatedError
+      where error.kind == .missingInput && error.location.file == file
+    {
+      throw InputError(
+        .missingInput, InputLocation(file: file, field: field),
+        "\(error.reason) (named by \(path) field '\(field)')")
+    }
   }
 
   /// A path from the scene, resolved against the scene's folder.
@@ -78,7 +102,14 @@ struct SceneResolver {
     }
     options.timesPath = file.track.times.map(resolvePath)
     options.sensorPath = file.track.sensor.map(resolvePath)
-    let track = try CameraTrack.read(path: resolvePath(file.track.path), options: options)
+    let trackPath = resolvePath(file.track.path)
+    let track = try reading(trackPath, field: "track.path") {
+      try reading(options.timesPath ?? "", field: "track.times") {
+        try reading(options.sensorPath ?? "", field: "track.sensor") {
+          try CameraTrack.read(path: trackPath, options: options)
+        }
+      }
+    }
     warnings += track.warnings
     guard let first = track.poses.first, let last = track.poses.last else {
       throw error("track.path", "the track has no poses")
@@ -190,7 +221,10 @@ struct SceneResolver {
 
     var remoteAssist: (messages: [StrokeMessage], configuration: RemoteAssistSession.Configuration)?
     if let spec = file.remoteAssist {
-      let log = try StrokeLog.read(path: resolvePath(spec.strokes))
+      let strokesPath = resolvePath(spec.strokes)
+      let log = try reading(strokesPath, field: "remoteAssist.strokes") {
+        try StrokeLog.read(path: strokesPath)
+      }
       warnings += log.warnings
       var configuration = RemoteAssistSession.Configuration()
       if let m = spec.mode {
@@ -249,7 +283,13 @@ struct SceneResolver {
       return DisplayerTap(t: tap.t, u: tap.u, v: tap.v)
     }
     let videos = try (spec.videos ?? []).enumerated().map { i, video in
-      DisplayerVideo(
+      // Open each video now (header checked), so a missing or bad file fails before any
+      // output is written.
+      let videoPath = resolvePath(video.path)
+      _ = try reading(videoPath, field: "displayers.videos[\(i)].path") {
+        try Y4MReader(path: videoPath)
+      }
+      return DisplayerVideo(
         path: resolvePath(video.path), start: video.start ?? 0,
         range: try video.range.map {
           try parse($0, "displayers.videos[\(i)].range", default: YCbCrRange.full)

@@ -11,8 +11,7 @@ extension SceneFile {
     do {
       scene = try JSONDecoder().decode(SceneFile.self, from: Data(bytes))
     } catch let error as DecodingError {
-      let (field, reason) = JSONDecoding.describe(error)
-      throw InputError(.badData, InputLocation(file: path, field: field), reason)
+      throw JSONDecoding.locatedError(error, bytes: bytes, file: path)
     }
     let warnings = UnknownFields.find(in: bytes, schema: SceneFile.schema).map {
       "\(path): field '\($0)' is not a scene field; ignored"

@@ -24,10 +24,17 @@ public struct QuickDrawDrawing: Hashable, Sendable {
   /// Total number of points.
   public var pointCount: Int { strokes.reduce(0) { $0 + $1.count } }
 
+  /// The largest coordinate magnitude accepted, in canvas pixels (real drawings stay within a
+  /// few thousand; far beyond, the fit-to-view arithmetic would overflow).
+  public static let maximumCoordinate = 1e6
+  /// The latest point time accepted, in milliseconds from the first point (about 11 days).
+  public static let maximumMilliseconds = 1e9
+
   /// Reads drawing `index` (0-based line among non-blank lines) of an NDJSON file.
   /// - Throws: `InputError` `.missingInput` for an unreadable file; `.badData` naming file,
-  ///   line and field for invalid JSON, ragged x/y/t arrays, non-finite numbers, an empty
-  ///   drawing, or an index past the end.
+  ///   line and field for invalid JSON, ragged x/y/t arrays, non-finite numbers, coordinates
+  ///   beyond `maximumCoordinate`, times that decrease, are negative or exceed
+  ///   `maximumMilliseconds`, an empty drawing, or an index past the end.
   public static func read(path: String, index: Int) throws -> QuickDrawDrawing {
     let bytes = try FileIO.read(path)
     var seen = 0
@@ -56,8 +63,7 @@ public struct QuickDrawDrawing: Hashable, Sendable {
     do {
       raw = try JSONDecoder().decode(Raw.self, from: line)
     } catch let error as DecodingError {
-      let (field, reason) = JSONDecoding.describe(error)
-      throw InputError(.badData, InputLocation(file: file, line: lineNumber, field: field), reason)
+      throw JSONDecoding.locatedError(error, bytes: Array(line), file: file, line: lineNumber)
     }
     var strokes: [[Point]] = []
     for (s, stroke) in raw.drawing.enumerated() {
@@ -75,6 +81,24 @@ public struct QuickDrawDrawing: Hashable, Sendable {
       }
       if s > 0, (stroke.count == 3) != (raw.drawing[0].count == 3) {
         throw InputError(.badData, location, "strokes mix timed and untimed points")
+      }
+      guard stroke[0].allSatisfy({ abs($0) <= maximumCoordinate }),
+        stroke[1].allSatisfy({ abs($0) <= maximumCoordinate })
+      else {
+        throw InputError(
+          .badData, location, "a coordinate is beyond ±\(maximumCoordinate) canvas pixels")
+      }
+      if stroke.count == 3 {
+        var previous = strokes.last?.last?.milliseconds ?? 0
+        for (i, ms) in stroke[2].enumerated() {
+          guard ms >= previous, ms <= maximumMilliseconds else {
+            throw InputError(
+              .badData, InputLocation(file: file, line: lineNumber, field: field + "[2][\(i)]"),
+              "time \(ms) ms is not in \(previous)…\(maximumMilliseconds) ms (times must not"
+                + " decrease)")
+          }
+          previous = ms
+        }
       }
       strokes.append(
         (0..<n).map { i in

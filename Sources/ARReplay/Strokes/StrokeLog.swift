@@ -77,9 +77,7 @@ public struct StrokeLog: Sendable {
       do {
         entry = try JSONDecoder().decode(Entry.self, from: Data(line))
       } catch let error as DecodingError {
-        let (field, reason) = JSONDecoding.describe(error)
-        throw InputError(
-          .badData, InputLocation(file: file, line: lineNumber, field: field ?? nil), reason)
+        throw JSONDecoding.locatedError(error, bytes: Array(line), file: file, line: lineNumber)
       }
       let t = entry.t
       guard t.isFinite else {

@@ -24,7 +24,12 @@ extension CameraTrack {
     do {
       root = try JSONSerialization.jsonObject(with: Data(bytes))
     } catch {
-      throw TrackReadError(file: path, "not valid JSON (\(error.localizedDescription))")
+      guard let problem = JSONSyntaxLocator.firstProblem(in: bytes) else {
+        throw TrackReadError(file: path, "not valid JSON (\(error.localizedDescription))")
+      }
+      throw TrackReadError(
+        file: path, line: problem.line, field: problem.field,
+        "invalid JSON at column \(problem.column), byte \(problem.byteOffset): \(problem.reason)")
     }
     guard let object = root as? [String: Any] else {
       throw TrackReadError(file: path, "expected a JSON object at the top level")
@@ -42,12 +47,19 @@ extension CameraTrack {
       cameraAxes: options.cameraAxes ?? TrackFormat.json.defaultCameraAxes,
       worldUp: options.worldUp ?? TrackFormat.json.defaultWorldUp)
     var validator = RotationValidator(path: path)
+    var warnings: [String] = []
+    for key in object.keys.sorted() where !["format", "version", "poses"].contains(key) {
+      warnings.append("\(path): field '\(key)' is not a track field; ignored")
+    }
     var poses: [TimedPose] = []
     poses.reserveCapacity(entries.count)
     for (index, entry) in entries.enumerated() {
       let name = "poses[\(index)]"
       guard let pose = entry as? [String: Any] else {
         throw TrackReadError(file: path, field: name, "expected an object")
+      }
+      for key in pose.keys.sorted() where key != "t" && key != "worldFromCamera" {
+        warnings.append("\(path): field '\(name).\(key)' is not a pose field; ignored")
       }
       guard let t = finiteNumber(pose["t"]) else {
         throw TrackReadError(file: path, field: name + ".t", "expected a finite number")
@@ -75,11 +87,29 @@ extension CameraTrack {
           file: path, field: field, "the bottom row is \(bottom), not [0, 0, 0, 1]")
       }
       let q = try validator.rotation(m.upperLeft3x3, line: nil, field: field)
+      try checkPosition(m.translation, file: path, line: nil, field: field)
       let filePose = RigidTransform(rotation: q, translation: m.translation)
       poses.append(TimedPose(timeSeconds: t, worldFromCamera: conversion.convert(filePose)))
     }
     guard !poses.isEmpty else { throw TrackReadError(file: path, "the track has no poses") }
-    return CameraTrack(poses: poses, format: .json, warnings: validator.warning.map { [$0] } ?? [])
+    if let warning = validator.warning { warnings.append(warning) }
+    return CameraTrack(poses: poses, format: .json, warnings: warnings)
+  }
+
+  /// The farthest camera position accepted, in metres from the track's origin (1000 km):
+  /// beyond it `Double` arithmetic loses the millimetres AR needs, so such a track is refused
+  /// rather than rendered wrong.
+  static let maximumPositionMetres = 1e6
+
+  /// - Throws: `TrackReadError` when a coordinate of `position` exceeds
+  ///   `maximumPositionMetres`.
+  static func checkPosition(_ position: Vector3, file: String, line: Int?, field: String) throws {
+    guard max(abs(position.x), abs(position.y), abs(position.z)) <= maximumPositionMetres else {
+      throw TrackReadError(
+        file: file, line: line, field: field,
+        "position (\(position.x), \(position.y), \(position.z)) m is farther than "
+          + "\(maximumPositionMetres) m from the origin")
+    }
   }
 
   private static func finiteNumber(_ value: Any?) -> Double? {

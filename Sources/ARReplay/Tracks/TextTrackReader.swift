@@ -68,6 +68,8 @@ struct TextTrackReader {
             + " (line \(previous.line))")
       }
       previous = (time, number)
+      try CameraTrack.checkPosition(
+        pose.translation, file: path, line: number, field: "position")
       if let bodyFromCamera { pose = pose * bodyFromCamera }
       poses.append(TimedPose(timeSeconds: time, worldFromCamera: conversion.convert(pose)))
     }
@@ -100,7 +102,8 @@ struct TextTrackReader {
     guard countOK else {
       let expected = format == .euroc ? "at least \(names.count)" : "\(names.count)"
       throw TrackReadError(
-        file: path, line: line, field: fields.count < names.count ? names[fields.count] : nil,
+        file: path, line: line,
+        field: fields.count < names.count ? names[fields.count] : "column \(names.count + 1)",
         "expected \(expected) columns for \(format.rawValue), found \(fields.count)")
     }
     var values: [Double] = []

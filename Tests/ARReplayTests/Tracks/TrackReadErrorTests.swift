@@ -29,7 +29,7 @@ import Testing
     arguments: [
       // wrong column count: the first missing column is named
       (good + "2.0 0 0 0 0 0 1\n", ":2: field 'qw': expected 8 columns for tum, found 7"),
-      (good + "2.0 0 0 0 0 0 0 1 9\n", ":2: expected 8 columns for tum, found 9"),
+      (good + "2.0 0 0 0 0 0 0 1 9\n", ":2: field 'column 9': expected 8 columns for tum, found 9"),
       (good + "2.0 0 zero 0 0 0 0 1\n", ":2: field 'ty': 'zero' is not a number"),
       (good + "2.0 0 0 nan 0 0 0 1\n", ":2: field 'tz': 'nan' is not a finite number"),
       (good + "2.0 0 0 0 0 0 0 inf\n", ":2: field 'qw': 'inf' is not a finite number"),
