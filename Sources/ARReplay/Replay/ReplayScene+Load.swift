@@ -76,30 +76,10 @@ struct SceneResolver {
     }
     // Track.
     var options = TrackReadOptions()
-    if let f = file.track.format {
-      guard let format = TrackFormat(rawValue: f) else {
-        throw error(
-          "track.format",
-          "unknown format '\(f)' (\(TrackFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
-      }
-      options.format = format
-    }
-    if let a = file.track.cameraAxes {
-      guard let axes = CameraAxes(rawValue: a) else {
-        throw error(
-          "track.cameraAxes",
-          "unknown axes '\(a)' (\(CameraAxes.allCases.map(\.rawValue).joined(separator: ", ")))")
-      }
-      options.cameraAxes = axes
-    }
-    if let u = file.track.worldUp {
-      guard let up = WorldUp(rawValue: u) else {
-        throw error(
-          "track.worldUp",
-          "unknown up axis '\(u)' (\(WorldUp.allCases.map(\.rawValue).joined(separator: ", ")))")
-      }
-      options.worldUp = up
-    }
+    options.format = try choice(file.track.format, TrackFormat.self, field: "track.format")
+    options.cameraAxes = try choice(
+      file.track.cameraAxes, CameraAxes.self, field: "track.cameraAxes")
+    options.worldUp = try choice(file.track.worldUp, WorldUp.self, field: "track.worldUp")
     options.timesPath = file.track.times.map(resolvePath)
     options.sensorPath = file.track.sensor.map(resolvePath)
     let trackPath = resolvePath(file.track.path)
@@ -128,15 +108,7 @@ struct SceneResolver {
       capture = CameraIntrinsics(
         fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: k.width, height: k.height)
     }
-    let viewport: Viewport
-    if let v = file.viewport {
-      guard let parsed = Viewport(rawValue: v) else {
-        throw error("viewport", "'\(v)' is not landscape or portrait")
-      }
-      viewport = parsed
-    } else {
-      viewport = .landscape
-    }
+    let viewport = try choice(file.viewport, Viewport.self, field: "viewport") ?? .landscape
     let rotated = capture.rotated(for: viewport)
     let out = file.output
     let width =
@@ -227,12 +199,8 @@ struct SceneResolver {
       }
       warnings += log.warnings
       var configuration = RemoteAssistSession.Configuration()
-      if let m = spec.mode {
-        guard let mode = RemoteAssistMode(rawValue: m) else {
-          throw error("remoteAssist.mode", "'\(m)' is not faithful or corrected")
-        }
-        configuration.mode = mode
-      }
+      configuration.mode =
+        try choice(spec.mode, RemoteAssistMode.self, field: "remoteAssist.mode") ?? .faithful
       if let n = spec.pointsPerFrame {
         guard (1...1000).contains(n) else {
           throw error("remoteAssist.pointsPerFrame", "must be 1…1000")
@@ -266,16 +234,6 @@ struct SceneResolver {
   }
 
   func resolveDisplayers(_ spec: SceneFile.DisplayersSpec) throws -> DisplayerConfiguration {
-    func parse<T: RawRepresentable & CaseIterable>(_ value: String?, _ field: String, default d: T)
-      throws -> T
-    where T.RawValue == String {
-      guard let value else { return d }
-      guard let parsed = T(rawValue: value) else {
-        throw error(
-          field, "'\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
-      }
-      return parsed
-    }
     let taps = try spec.taps.enumerated().map { i, tap in
       guard tap.t.isFinite, tap.u.isFinite, tap.v.isFinite else {
         throw error("displayers.taps[\(i)]", "t, u and v must be finite")
@@ -291,19 +249,31 @@ struct SceneResolver {
       }
       return DisplayerVideo(
         path: resolvePath(video.path), start: video.start ?? 0,
-        range: try video.range.map {
-          try parse($0, "displayers.videos[\(i)].range", default: YCbCrRange.full)
-        })
+        range: try choice(video.range, YCbCrRange.self, field: "displayers.videos[\(i)].range"))
     }
     return DisplayerConfiguration(
       taps: taps,
-      orientation: try parse(
-        spec.orientation, "displayers.orientation", default: DisplayerOrientation.hitTransform),
+      orientation: try choice(
+        spec.orientation, DisplayerOrientation.self, field: "displayers.orientation")
+        ?? .hitTransform,
       videos: videos,
-      waitingVideo: try parse(
-        spec.waitingVideo, "displayers.waitingVideo", default: DisplayerWaitingVideo.queue),
-      end: try parse(spec.end, "displayers.end", default: VideoEndBehavior.hold),
+      waitingVideo: try choice(
+        spec.waitingVideo, DisplayerWaitingVideo.self, field: "displayers.waitingVideo") ?? .queue,
+      end: try choice(spec.end, VideoEndBehavior.self, field: "displayers.end") ?? .hold,
       appKernel: spec.appKernel ?? false)
+  }
+
+  /// Parses a named choice (`"portrait"`, `"faithful"`); nil stays nil.
+  /// - Throws: `InputError` naming `field` and listing the accepted names.
+  func choice<T: RawRepresentable & CaseIterable>(_ value: String?, _ type: T.Type, field: String)
+    throws -> T?
+  where T.RawValue == String {
+    guard let value else { return nil }
+    guard let parsed = T(rawValue: value) else {
+      throw error(
+        field, "'\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    return parsed
   }
 
   func vector(_ values: [Double], field: String) throws -> Vector3 {
@@ -425,15 +395,9 @@ struct SceneResolver {
           return Vector3(p[0], 0, p[1])
         }
       }
-      let alignment: PlaneAnchor.Alignment
-      if let a = spec.alignment {
-        guard let parsed = PlaneAnchor.Alignment(rawValue: a) else {
-          throw error(f + ".alignment", "'\(a)' is not horizontal or vertical")
-        }
-        alignment = parsed
-      } else {
-        alignment = .horizontal
-      }
+      let alignment =
+        try choice(spec.alignment, PlaneAnchor.Alignment.self, field: f + ".alignment")
+        ?? .horizontal
       let visualization = spec.visualization ?? "none"
       guard ["none", "translucent", "fade"].contains(visualization) else {
         throw error(f + ".visualization", "'\(visualization)' is not none, translucent or fade")

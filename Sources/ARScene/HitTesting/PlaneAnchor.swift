@@ -6,7 +6,7 @@ import ARMath
 /// anchor's frame with y = 0; the extent rectangle is `center ± extent/2` along local X and Z.
 public struct PlaneAnchor: Hashable, Sendable {
   /// Whether the plane is horizontal (floor, table) or vertical (wall).
-  public enum Alignment: String, Hashable, Sendable {
+  public enum Alignment: String, Hashable, Sendable, CaseIterable {
     /// Normal along world ±Y.
     case horizontal
     /// Normal perpendicular to world Y.
