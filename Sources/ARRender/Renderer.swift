@@ -78,7 +78,7 @@ public struct Renderer: Sendable {
   }
 
   /// The online CPU count (at least 1).
-  static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+  public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
   /// For each output pixel, how many primitives cover its centre, ignoring depth (tests).
   func coverageCounts(_ list: RenderList, camera: Camera) -> [Int] {
