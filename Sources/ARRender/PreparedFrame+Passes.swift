@@ -132,6 +132,9 @@ extension PreparedFrame {
   @inline(__always) func shade(id: Int32, sphereCount: Int32, u: Double, v: Double, depth t: Double)
     -> SIMD3<Double>
   {
+    let materialIndex =
+      id < sphereCount ? sphereMaterials[Int(id)] : triangleMaterials[Int(id - sphereCount)]
+    if materials[materialIndex].isUniform { return materials[materialIndex].uniform }
     // Camera space: d is the ray direction, the eye at the origin.
     let d = direction(u: u, v: v)
     let view = -d / (d * d).sum().squareRoot()
@@ -140,11 +143,11 @@ extension PreparedFrame {
       let normal = sphere.normal(
         u: u, rowDirection: sphere.rowDirection(v: v), depth: t, view: view)
       return lights.shade(
-        materials[sphereMaterials[Int(id)]], texture: nil, normal: normal, view: view, uv: .zero)
+        materials[materialIndex], texture: nil, normal: normal, view: view, uv: .zero)
     }
     let index = Int(id - sphereCount)
     let triangle = triangles[index]
-    let material = materials[triangleMaterials[index]]
+    let material = materials[materialIndex]
     return lights.shade(
       material, texture: material.textureIndex >= 0 ? textures[material.textureIndex] : nil,
       normal: triangle.shadingNormal, view: view, uv: triangle.uv(at: d * t))
