@@ -33,11 +33,12 @@ extension PreparedFrame {
         for sy in grid.rows(minV: outline.minV, maxV: outline.maxV) {
           let v = grid.v(sy)
           let rowBase = (sy - grid.firstRow) * grid.columns
-          for sx in grid.columns(minU: outline.minU, maxU: outline.maxU) {
-            // Screen space: coverage by the fill rule; camera space: exact plane depth.
+          // Screen space: coverage by the fill rule; camera space: exact plane depth.
+          let columns = outline.coveredColumns(
+            v: v, columns: grid.columns(minU: outline.minU, maxU: outline.maxU), grid: grid)
+          for sx in columns {
             let u = grid.u(sx)
-            guard outline.covers(u: u, v: v),
-              let t = triangle.depth(direction: direction(u: u, v: v)), t <= far
+            guard let t = triangle.depth(direction: direction(u: u, v: v)), t <= far
             else { continue }
             let i = rowBase + sx
             if t < buffers.depths[i] {
@@ -110,11 +111,12 @@ extension PreparedFrame {
         for sy in grid.rows(minV: outline.minV, maxV: outline.maxV) {
           let v = grid.v(sy)
           let rowBase = (sy - grid.firstRow) * grid.columns
-          for sx in grid.columns(minU: outline.minU, maxU: outline.maxU) {
+          let columns = outline.coveredColumns(
+            v: v, columns: grid.columns(minU: outline.minU, maxU: outline.maxU), grid: grid)
+          for sx in columns {
             let u = grid.u(sx)
             let i = rowBase + sx
-            guard outline.covers(u: u, v: v),
-              let t = triangle.depth(direction: direction(u: u, v: v)), t <= far,
+            guard let t = triangle.depth(direction: direction(u: u, v: v)), t <= far,
               t < buffers.depths[i]
             else { continue }
             let shaded = shade(
