@@ -13,9 +13,11 @@ struct BandRenderer {
   let bandRows: Int
   let writesDepth: Bool
   /// Per sample of the band: depth (metres along −Z, +∞ = empty), visible primitive
-  /// (−1 = none; spheres first, then triangles offset by the sphere count), colour 0…1.
+  /// (−1 = none; spheres first, then triangles offset by the sphere count).
   var depths: [Double]
   var ids: [Int32]
+  /// Colour 0…1 of the N sample rows of one output row (shading, blending and the resolve run
+  /// one output row at a time, so this stays in the first-level cache).
   var colors: [SIMD3<Double>]
 
   init(
@@ -32,7 +34,7 @@ struct BandRenderer {
     let samples = width * scale * bandRows * scale
     depths = [Double](repeating: .infinity, count: samples)
     ids = [Int32](repeating: -1, count: samples)
-    colors = [SIMD3<Double>](repeating: .zero, count: samples)
+    colors = [SIMD3<Double>](repeating: .zero, count: width * scale * scale)
   }
 
   /// Renders output rows `firstRow ..< firstRow + bandRows` (clipped to the image).
@@ -45,35 +47,53 @@ struct BandRenderer {
     let background = self.background
     let scale = self.scale
     let width = self.width
+    let hasTransparent = !frame.transparent.isEmpty
     depths.withUnsafeMutableBufferPointer { depths in
       ids.withUnsafeMutableBufferPointer { ids in
         colors.withUnsafeMutableBufferPointer { colors in
           let buffers = SampleBuffers(depths: depths, ids: ids, colors: colors)
           buffers.clear(count: grid.columns * grid.rowCount)
           frame.rasterizeOpaque(grid: grid, into: buffers)
-          frame.shadeOpaque(grid: grid, background: background, into: buffers)
-          frame.blendTransparent(grid: grid, into: buffers)
-          // Box-filter resolve: mean of the N×N samples, clamp, round to 8 bits.
-          // Rounding is half up: ⌊255·x + ½⌋ on the clamped mean.
+          // Per output row: shade its N sample rows, blend the transparent primitives over
+          // them, then the box-filter resolve: mean of the N×N samples, clamp, round to
+          // 8 bits, half up: ⌊255·x + ½⌋ on the clamped mean.
           let weight = 255 / Double(scale * scale)
+          let samplesPerRow = grid.columns * scale
           for row in 0..<rows {
+            let rowGrid = SampleGrid(
+              scale: scale, columns: grid.columns, firstRow: (firstRow + row) * scale,
+              rowCount: scale)
+            let rowBuffers = SampleBuffers(
+              depths: UnsafeMutableBufferPointer(
+                rebasing: depths[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
+              ids: UnsafeMutableBufferPointer(
+                rebasing: ids[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
+              colors: colors)
+            frame.shadeOpaque(grid: rowGrid, background: background, into: rowBuffers)
+            if hasTransparent { frame.blendTransparent(grid: rowGrid, into: rowBuffers) }
             var o = (firstRow + row) * width * 4
             for column in 0..<width {
-              var sum = SIMD3<Double>.zero
+              var sum: SIMD3<Double>
               if scale == 1 {
-                sum = colors[row * grid.columns + column]
+                sum = colors[column]
               } else {
+                sum = .zero
                 for sy in 0..<scale {
-                  let base = (row * scale + sy) * grid.columns + column * scale
+                  let base = sy * grid.columns + column * scale
                   for sx in 0..<scale { sum += colors[base + sx] }
                 }
               }
-              let bytes =
-                (sum * weight).clamped(
-                  lowerBound: .zero, upperBound: SIMD3(repeating: 255)) + 0.5
-              output.pixels[o] = UInt8(truncatingIfNeeded: Int(bytes.x))
-              output.pixels[o + 1] = UInt8(truncatingIfNeeded: Int(bytes.y))
-              output.pixels[o + 2] = UInt8(truncatingIfNeeded: Int(bytes.z))
+              // Scalar form of `clamped(lowerBound: 0, upperBound: 255)` (same NaN handling:
+              // IEEE minimum/maximum).
+              let x = sum.x * weight
+              let y = sum.y * weight
+              let z = sum.z * weight
+              output.pixels[o] = UInt8(
+                truncatingIfNeeded: Int(Double.minimum(Double.maximum(x, 0), 255) + 0.5))
+              output.pixels[o + 1] = UInt8(
+                truncatingIfNeeded: Int(Double.minimum(Double.maximum(y, 0), 255) + 0.5))
+              output.pixels[o + 2] = UInt8(
+                truncatingIfNeeded: Int(Double.minimum(Double.maximum(z, 0), 255) + 0.5))
               output.pixels[o + 3] = 255
               o += 4
             }

@@ -33,11 +33,12 @@ extension PreparedFrame {
         for sy in grid.rows(minV: outline.minV, maxV: outline.maxV) {
           let v = grid.v(sy)
           let rowBase = (sy - grid.firstRow) * grid.columns
-          for sx in grid.columns(minU: outline.minU, maxU: outline.maxU) {
-            // Screen space: coverage by the fill rule; camera space: exact plane depth.
+          // Screen space: coverage by the fill rule; camera space: exact plane depth.
+          let columns = outline.coveredColumns(
+            v: v, columns: grid.columns(minU: outline.minU, maxU: outline.maxU), grid: grid)
+          for sx in columns {
             let u = grid.u(sx)
-            guard outline.covers(u: u, v: v),
-              let t = triangle.depth(direction: direction(u: u, v: v)), t <= far
+            guard let t = triangle.depth(direction: direction(u: u, v: v)), t <= far
             else { continue }
             let i = rowBase + sx
             if t < buffers.depths[i] {
@@ -110,11 +111,12 @@ extension PreparedFrame {
         for sy in grid.rows(minV: outline.minV, maxV: outline.maxV) {
           let v = grid.v(sy)
           let rowBase = (sy - grid.firstRow) * grid.columns
-          for sx in grid.columns(minU: outline.minU, maxU: outline.maxU) {
+          let columns = outline.coveredColumns(
+            v: v, columns: grid.columns(minU: outline.minU, maxU: outline.maxU), grid: grid)
+          for sx in columns {
             let u = grid.u(sx)
             let i = rowBase + sx
-            guard outline.covers(u: u, v: v),
-              let t = triangle.depth(direction: direction(u: u, v: v)), t <= far,
+            guard let t = triangle.depth(direction: direction(u: u, v: v)), t <= far,
               t < buffers.depths[i]
             else { continue }
             let shaded = shade(
@@ -132,6 +134,9 @@ extension PreparedFrame {
   @inline(__always) func shade(id: Int32, sphereCount: Int32, u: Double, v: Double, depth t: Double)
     -> SIMD3<Double>
   {
+    let materialIndex =
+      id < sphereCount ? sphereMaterials[Int(id)] : triangleMaterials[Int(id - sphereCount)]
+    if materials[materialIndex].isUniform { return materials[materialIndex].uniform }
     // Camera space: d is the ray direction, the eye at the origin.
     let d = direction(u: u, v: v)
     let view = -d / (d * d).sum().squareRoot()
@@ -140,11 +145,11 @@ extension PreparedFrame {
       let normal = sphere.normal(
         u: u, rowDirection: sphere.rowDirection(v: v), depth: t, view: view)
       return lights.shade(
-        materials[sphereMaterials[Int(id)]], texture: nil, normal: normal, view: view, uv: .zero)
+        materials[materialIndex], texture: nil, normal: normal, view: view, uv: .zero)
     }
     let index = Int(id - sphereCount)
     let triangle = triangles[index]
-    let material = materials[triangleMaterials[index]]
+    let material = materials[materialIndex]
     return lights.shade(
       material, texture: material.textureIndex >= 0 ? textures[material.textureIndex] : nil,
       normal: triangle.shadingNormal, view: view, uv: triangle.uv(at: d * t))

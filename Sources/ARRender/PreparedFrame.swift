@@ -96,6 +96,12 @@ struct PreparedFrame: Sendable {
         opaque += entries
       }
     }
+    for i in materials.indices {
+      if let color = materials[i].uniformColor {
+        materials[i].isUniform = true
+        materials[i].uniform = color
+      }
+    }
     transparentItems.sort { ($0.depth, $1.order) > ($1.depth, $0.order) }
     transparent = transparentItems.flatMap(\.entries)
   }

@@ -1,6 +1,7 @@
 import ARMath
 import ARScene
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -51,11 +52,17 @@ public struct Renderer: Sendable {
     pixels.withUnsafeMutableBufferPointer { pixelBuffer in
       depth.withUnsafeMutableBufferPointer { depthBuffer in
         let output = BandOutput(pixels: pixelBuffer, depth: depthBuffer)
-        let work: @Sendable (Int) -> Void = { worker in
+        // Dynamic scheduling: each worker takes the next unrendered band, so a band crowded
+        // with spheres does not hold up the others. Bands write disjoint rows and their bytes
+        // do not depend on which worker renders them.
+        let nextBand = BandCounter()
+        let work: @Sendable (Int) -> Void = { _ in
           var band = BandRenderer(
             frame: frame, background: background, width: width, height: height, scale: scale,
             bandRows: bandRows, writesDepth: writesDepth)
-          for index in stride(from: worker, to: bandCount, by: threads) {
+          while true {
+            let index = nextBand.value.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard index < bandCount else { break }
             band.render(firstRow: index * bandRows, into: output)
           }
         }
@@ -78,7 +85,7 @@ public struct Renderer: Sendable {
   }
 
   /// The online CPU count (at least 1).
-  static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+  public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
   /// For each output pixel, how many primitives cover its centre, ignoring depth (tests).
   func coverageCounts(_ list: RenderList, camera: Camera) -> [Int] {
@@ -107,6 +114,11 @@ public struct Renderer: Sendable {
     }
     return counts
   }
+}
+
+/// The index of the next band to render, shared by the workers.
+final class BandCounter: Sendable {
+  let value = Atomic<Int>(0)
 }
 
 /// Output buffers shared by the workers; each band writes only its own rows.

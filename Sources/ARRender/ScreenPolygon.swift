@@ -83,4 +83,46 @@ struct ScreenPolygon: Sendable {
     edges.0.admits(u: u, v: v) && edges.1.admits(u: u, v: v) && edges.2.admits(u: u, v: v)
       && edges.3.admits(u: u, v: v)
   }
+
+  /// The sample columns of `columns` on sample row v whose u = `grid.u(sx)` `covers`: exactly
+  /// the samples `covers` accepts, found by bisection.
+  ///
+  /// Exactness: for fixed v each edge function, as evaluated in floating point, is monotone in
+  /// u (a rounded subtraction and a product with a constant are monotone), and u is monotone in
+  /// the column, so each edge admits a prefix or a suffix of the columns and `covers` admits
+  /// their intersection, one contiguous range.
+  func coveredColumns(v: Double, columns: Range<Int>, grid: SampleGrid) -> Range<Int> {
+    var low = columns.lowerBound
+    var high = columns.upperBound
+    for edge in [edges.0, edges.1, edges.2, edges.3] {
+      guard low < high else { return low..<low }
+      let first = edge.admits(u: grid.u(low), v: v)
+      let last = edge.admits(u: grid.u(high - 1), v: v)
+      switch (first, last) {
+      case (true, true):
+        continue
+      case (false, false):
+        return low..<low
+      case (true, false):
+        // Admitted prefix: the first rejected column in (low, high − 1].
+        var a = low
+        var b = high - 1
+        while b - a > 1 {
+          let m = a + (b - a) / 2
+          if edge.admits(u: grid.u(m), v: v) { a = m } else { b = m }
+        }
+        high = b
+      case (false, true):
+        // Admitted suffix: the first admitted column in (low, high − 1].
+        var a = low
+        var b = high - 1
+        while b - a > 1 {
+          let m = a + (b - a) / 2
+          if edge.admits(u: grid.u(m), v: v) { b = m } else { a = m }
+        }
+        low = b
+      }
+    }
+    return low..<high
+  }
 }

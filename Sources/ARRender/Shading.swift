@@ -17,6 +17,13 @@ struct ShadingMaterial: Sendable {
   var textureIndex: Int = -1
   /// Effective opacity in (0, 1].
   var opacity: Double
+  /// `shininess` when it is a whole number in 0…128 (then `x^shininess` is computed by
+  /// repeated squaring instead of `pow`), else −1.
+  var wholeShininess: Int
+  /// Set by `PreparedFrame` once `textureIndex` is known: whether every sample shades to
+  /// `uniform` (`uniformColor`), so the shading call can be skipped.
+  var isUniform = false
+  var uniform = SIMD3<Double>(0, 0, 0)
 
   init(_ material: Material, opacity: Double) {
     diffuse = SIMD3(material.diffuse.red, material.diffuse.green, material.diffuse.blue)
@@ -24,7 +31,32 @@ struct ShadingMaterial: Sendable {
     shininess = material.shininess
     lightingModel = material.lightingModel
     self.opacity = opacity
+    wholeShininess =
+      shininess >= 0 && shininess <= 128 && shininess.rounded(.towardZero) == shininess
+      ? Int(shininess) : -1
   }
+
+  /// The shaded colour when it does not depend on the sample (constant lighting without a
+  /// texture): the clamped diffuse colour; `nil` otherwise.
+  var uniformColor: SIMD3<Double>? {
+    guard lightingModel == .constant, textureIndex < 0 else { return nil }
+    return diffuse.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+  }
+}
+
+/// `x^n` for whole n ≥ 0 by repeated squaring (left to right over n's bits); equals
+/// `pow(x, Double(n))` to within a few units in the last place (Documentation/Performance.md:
+/// no output byte of the benchmark frames changes).
+@inline(__always) func wholePower(_ x: Double, _ n: Int) -> Double {
+  guard n > 0 else { return 1 }
+  var result = x
+  var bit = (Int.bitWidth - 1) - n.leadingZeroBitCount - 1
+  while bit >= 0 {
+    result *= result
+    if n & (1 << bit) != 0 { result *= x }
+    bit -= 1
+  }
+  return result
 }
 
 /// The lights of a frame in camera space.
@@ -67,7 +99,10 @@ struct ShadingLights: Sendable {
           let length = (halfway * halfway).sum().squareRoot()
           if length > 0 {
             let nh = max(0, (n * halfway).sum() / length)
-            specularLight += colors[i] * pow(nh, material.shininess)
+            let power =
+              material.wholeShininess >= 0
+              ? wholePower(nh, material.wholeShininess) : pow(nh, material.shininess)
+            specularLight += colors[i] * power
           }
         }
       }

@@ -1,8 +1,57 @@
 import ARRender
+import ARReplay
 
-/// `arsim bench`.
+/// `arsim bench [B1|B2|B3 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
+/// [--sequential] [--track FILE] [--out DIR]`: runs the benchmark scenes
+/// (Documentation/Performance.md) and prints per-stage medians, frames/s, the load check,
+/// threads and peak memory.
 enum BenchCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
-    throw UsageError("not implemented yet")
+    let args = try Arguments(
+      arguments,
+      valueOptions: ["--frames", "--threads", "--supersampling", "--png", "--track", "--out"],
+      flagOptions: ["--sequential"])
+    var scenes: [BenchScene] = []
+    for name in args.positionals {
+      guard let scene = BenchScene(rawValue: name.uppercased()) else {
+        throw UsageError("unknown benchmark '\(name)' (B1, B2, B3)")
+      }
+      scenes.append(scene)
+    }
+    if scenes.isEmpty { scenes = BenchScene.allCases }
+    var settings = BenchSettings(folder: args.value("--out") ?? "/tmp/arsim-bench")
+    settings.frames = try args.integer("--frames", in: 1...100_000) ?? 300
+    settings.threads = try args.integer("--threads", in: 0...1024) ?? 0
+    settings.supersampling = try args.integer("--supersampling", in: 1...16) ?? 1
+    settings.png = args.value("--png") ?? "fast"
+    guard ["fast", "small"].contains(settings.png) else {
+      throw UsageError("--png '\(settings.png)': expected fast or small")
+    }
+    if let track = args.value("--track") { settings.trackPath = track }
+    settings.pipelined = !args.has("--sequential")
+    for scene in scenes {
+      let r = try Bench.run(scene, settings: settings)
+      let (width, height) = scene.size
+      output.print(
+        "\(scene.rawValue) \(width)×\(height), \(r.frames) frames, supersampling "
+          + "\(settings.supersampling), png \(scene.writesFrames ? settings.png : "none"), "
+          + "\(settings.pipelined ? "pipelined" : "sequential")")
+      output.print(
+        "  load: spheres in view mean \(formatted(r.meanSpheresInView, 1)) "
+          + "(min \(r.minSpheresInView)), projected radius mean "
+          + "\(formatted(r.meanProjectedRadius, 1)) px (min \(formatted(r.minProjectedRadius, 1)))")
+      output.print(
+        "  median ms/frame: "
+          + r.medianMilliseconds.map { "\($0.0) \(formatted($0.1, 2))" }.joined(separator: ", "))
+      output.print(
+        "  end to end: \(formatted(r.framesPerSecond, 1)) frames/s "
+          + "(\(formatted(r.totalSeconds, 2)) s); threads: render \(r.renderThreads), "
+          + "encoders \(r.encoderThreads)"
+          + (scene.writesFrames ? "; mean PNG \(formatted(r.meanPNGBytes / 1024, 0)) KiB" : ""))
+      output.print(
+        "  peak resident memory so far: \(formatted(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB"
+      )
+    }
+    return .ok
   }
 }

@@ -18,8 +18,9 @@ let usage = """
     compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
             [--diff OUT] [--exact]
                             Compare two PNG files or two folders of PNGs.
-    bench [--frames N] [--threads N]
-                            Run the rendering benchmarks.
+    bench [B1|B2|B3 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
+          [--sequential] [--track FILE] [--out DIR]
+                            Run the rendering benchmarks (Documentation/Performance.md).
 
   Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 70 internal,
   73 cannot create output.

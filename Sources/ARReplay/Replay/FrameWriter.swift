@@ -3,7 +3,10 @@ import ARRender
 /// Writes one output frame so that a kill at any moment leaves no partial file under a final
 /// name and every published PNG has its trace line: PNG bytes go to a temporary file, the
 /// events and trace lines are appended (unbuffered), then the PNG is renamed into place.
-struct FrameWriter {
+///
+/// Encoding (`encode`) is pure and may run on any thread, for several frames at once; `commit`
+/// must be called in frame order, one frame at a time (`FramePipeline` does both).
+struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches them, serially
   let directory: String
   let png: PNGEncoder
   let events: LineFile
@@ -20,23 +23,43 @@ struct FrameWriter {
     "depth_" + frameName(frame).dropFirst("frame_".count)
   }
 
-  func write(frame: Int, rendered: RenderedFrame, traceLine: String, eventLines: String) throws
-    -> (encode: Duration, write: Duration)
-  {
-    let clock = ContinuousClock()
-    let encodeStart = clock.now
-    let path = directory + "/" + Self.frameName(frame)
-    let bytes = try png.encode(rendered.image, file: path)
-    let depthPath = directory + "/" + Self.depthName(frame)
-    let depthBytes = try rendered.depth.map { try png.encode($0, file: depthPath) }
-    let encode = clock.now - encodeStart
-    let writeStart = clock.now
-    let temporary = try FileIO.writeTemporary(bytes, for: path)
-    let depthTemporary = try depthBytes.map { try FileIO.writeTemporary($0, for: depthPath) }
-    try events.append(eventLines)
-    try trace.append(traceLine)
+  /// The PNG bytes of a frame's image and (when rendered) depth map.
+  /// - Throws: `PNGError.encodingFailed`.
+  func encode(_ job: FrameJob) throws -> EncodedFrame {
+    let path = directory + "/" + Self.frameName(job.frame)
+    let bytes = try png.encode(job.rendered.image, file: path)
+    let depthPath = directory + "/" + Self.depthName(job.frame)
+    let depthBytes = try job.rendered.depth.map { try png.encode($0, file: depthPath) }
+    return EncodedFrame(image: bytes, depth: depthBytes)
+  }
+
+  /// Publishes an encoded frame: temporary files, events and trace lines, then the renames.
+  /// - Throws: `InputError` `.cannotCreate`.
+  func commit(_ job: FrameJob, _ encoded: EncodedFrame) throws {
+    let path = directory + "/" + Self.frameName(job.frame)
+    let depthPath = directory + "/" + Self.depthName(job.frame)
+    let temporary = try FileIO.writeTemporary(encoded.image, for: path)
+    let depthTemporary = try encoded.depth.map { try FileIO.writeTemporary($0, for: depthPath) }
+    try events.append(job.eventLines)
+    try trace.append(job.traceLine)
     if let depthTemporary { try FileIO.commit(depthTemporary, to: depthPath) }
     try FileIO.commit(temporary, to: path)
-    return (encode, clock.now - writeStart)
   }
+}
+
+/// A rendered frame waiting to be encoded and written, with its text lines and the times the
+/// scene thread spent on it.
+struct FrameJob: Sendable {
+  var frame: Int
+  var rendered: RenderedFrame
+  var traceLine: String
+  var eventLines: String
+  var sceneUpdate: Duration
+  var render: Duration
+}
+
+/// The PNG bytes of one frame.
+struct EncodedFrame: Sendable {
+  var image: [UInt8]
+  var depth: [UInt8]?
 }

@@ -12,8 +12,17 @@ public struct ReplayOptions: Sendable {
   public var frameRange: ClosedRange<Int>?
   /// Render threads (0 = all cores).
   public var threads: Int
-  /// Called after each written frame (progress display).
+  /// Called after each written frame (progress display), in frame order, possibly on an
+  /// encoder thread.
   public var progress: (@Sendable (ReplayProgress) -> Void)?
+  /// Encode and write frame i on other threads while frame i + 1 renders (default true). The
+  /// files written are byte-identical either way.
+  public var pipelined: Bool
+  /// Write frame PNGs, events and trace lines (default true); `false` renders only (the
+  /// `arsim bench` B3 case) and writes just run.json.
+  public var writesFrames: Bool
+  /// Extra sessions run after the scene's own each tick (the bench's stroke rig).
+  var extraSessions: (@Sendable () -> [any Session])?
 
   /// Creates options.
   public init(
@@ -24,6 +33,8 @@ public struct ReplayOptions: Sendable {
     self.frameRange = frameRange
     self.threads = threads
     self.progress = progress
+    pipelined = true
+    writesFrames = true
   }
 }
 
@@ -47,6 +58,12 @@ public struct ReplaySummary: Sendable {
   public var totalSeconds: Double
   /// Events raised (all ticks up to the last written frame).
   public var eventCount: Int
+  /// Stage times of each written frame, in frame order.
+  public var frameTimings: [FrameTiming]
+  /// Render threads used.
+  public var renderThreads: Int
+  /// Frames encoded at once on encoder threads (0 = sequential).
+  public var encoderThreads: Int
 }
 
 /// The frame loop (DESIGN §1): AR ticks drive sessions and constraints; output frames are
@@ -89,54 +106,92 @@ public struct Replay {
     ]
 
     var state = try ReplayState(scene: scene)
+    if let extra = options.extraSessions { state.sessions += extra() }
+    let renderThreads = options.threads > 0 ? options.threads : Renderer.coreCount
     let renderer = Renderer(
       options: RenderOptions(
-        threads: options.threads, supersampling: scene.supersampling,
+        threads: renderThreads, supersampling: scene.supersampling,
         background: .solid(.black), writesDepth: scene.writesDepth))
     let writer = FrameWriter(directory: directory, png: scene.png, events: events, trace: trace)
-    var written: [Int] = []
+    // Every core may encode a frame while the scene thread renders the next one.
+    let encoderThreads = options.pipelined ? max(2, Renderer.coreCount) : 0
+    let total = range.count
+    let progress = options.progress
+    let pipeline = FramePipeline(
+      writer: writer, maxInFlight: encoderThreads,
+      progress: progress.map { report in
+        { @Sendable done in
+          report(
+            ReplayProgress(
+              framesDone: done, framesTotal: total,
+              elapsedSeconds: Self.seconds(ContinuousClock().now - runStart)))
+        }
+      })
+    var renderOnlyTimings: [FrameTiming] = []
     var eventCount = 0
 
-    for frame in 0...range.upperBound {
-      let target = schedule.tick(forFrame: frame)
-      let updateStart = clock.now
-      var frameEvents: [Event] = []
-      while state.nextTick <= target {
-        frameEvents += try state.advance()
+    do {
+      for frame in 0...range.upperBound {
+        let target = schedule.tick(forFrame: frame)
+        let updateStart = clock.now
+        var frameEvents: [Event] = []
+        while state.nextTick <= target {
+          frameEvents += try state.advance()
+        }
+        eventCount += frameEvents.count
+        let sceneUpdate = clock.now - updateStart
+        stage["sceneUpdate", default: .zero] += sceneUpdate
+        guard range.contains(frame) else { continue }
+
+        let renderStart = clock.now
+        var frameRenderer = renderer
+        frameRenderer.options.background = try scene.background(forFrame: frame)
+        let camera = state.camera
+        let rendered = frameRenderer.render(RenderList(root: state.world), camera: camera)
+        let render = clock.now - renderStart
+        stage["render", default: .zero] += render
+
+        guard options.writesFrames else {
+          renderOnlyTimings.append(
+            FrameTiming(
+              frame: frame, sceneUpdate: sceneUpdate, render: render, encode: .zero,
+              write: .zero))
+          options.progress?(
+            ReplayProgress(
+              framesDone: renderOnlyTimings.count, framesTotal: total,
+              elapsedSeconds: Self.seconds(clock.now - runStart)))
+          continue
+        }
+        let t = schedule.time(ofFrame: frame)
+        let traceText = TraceLine.make(
+          frame: frame, t: t, camera: camera, world: state.world,
+          sessionFields: state.sessions.flatMap { $0.traceFields() })
+        let eventText = frameEvents.map { $0.json(frame: frame).text + "\n" }.joined()
+        try pipeline.submit(
+          FrameJob(
+            frame: frame, rendered: rendered, traceLine: traceText, eventLines: eventText,
+            sceneUpdate: sceneUpdate, render: render))
       }
-      eventCount += frameEvents.count
-      stage["sceneUpdate", default: .zero] += clock.now - updateStart
-      guard range.contains(frame) else { continue }
-
-      let renderStart = clock.now
-      var frameRenderer = renderer
-      frameRenderer.options.background = try scene.background(forFrame: frame)
-      let camera = state.camera
-      let rendered = frameRenderer.render(RenderList(root: state.world), camera: camera)
-      stage["render", default: .zero] += clock.now - renderStart
-
-      let t = schedule.time(ofFrame: frame)
-      let traceText = TraceLine.make(
-        frame: frame, t: t, camera: camera, world: state.world,
-        sessionFields: state.sessions.flatMap { $0.traceFields() })
-      let eventText = frameEvents.map { $0.json(frame: frame).text + "\n" }.joined()
-      let times = try writer.write(
-        frame: frame, rendered: rendered, traceLine: traceText, eventLines: eventText)
-      stage["encode", default: .zero] += times.encode
-      stage["write", default: .zero] += times.write
-      written.append(frame)
-      options.progress?(
-        ReplayProgress(
-          framesDone: written.count, framesTotal: range.count,
-          elapsedSeconds: Self.seconds(clock.now - runStart)))
+    } catch {
+      // Frames handed over before the failure are still published.
+      _ = try? pipeline.finish()
+      throw error
     }
+    let timings = options.writesFrames ? try pipeline.finish() : renderOnlyTimings
+    for timing in timings {
+      stage["encode", default: .zero] += timing.encode
+      stage["write", default: .zero] += timing.write
+    }
+    let written = options.writesFrames ? timings.map(\.frame) : []
 
-    let total = Self.seconds(clock.now - runStart)
+    let totalSeconds = Self.seconds(clock.now - runStart)
     let stages = ["sceneUpdate", "render", "encode", "write"].map {
       ($0, Self.seconds(stage[$0] ?? .zero))
     }
     let summary = ReplaySummary(
-      framesWritten: written, stageSeconds: stages, totalSeconds: total, eventCount: eventCount)
+      framesWritten: written, stageSeconds: stages, totalSeconds: totalSeconds,
+      eventCount: eventCount, frameTimings: timings, renderThreads: renderThreads,
+      encoderThreads: encoderThreads)
     try writeRunJSON(summary, options: options, directory: directory)
     return summary
   }
@@ -159,7 +214,7 @@ public struct Replay {
       (
         "threads",
         .integer(
-          options.threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : options.threads)
+          summary.renderThreads)
       ),
       ("supersampling", .integer(scene.supersampling)),
       ("events", .integer(summary.eventCount)),

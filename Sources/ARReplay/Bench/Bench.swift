@@ -1,0 +1,149 @@
+import ARMath
+import ARRender
+import ARScene
+import Foundation
+
+/// Settings of one benchmark run.
+public struct BenchSettings: Sendable {
+  /// The camera track (relative paths: the current directory).
+  public var trackPath: String = "Scenes/Inputs/arkit_datalogger_camera_pose.txt"
+  /// Output frames.
+  public var frames: Int = 300
+  /// Render threads (0 = all cores).
+  public var threads: Int = 0
+  /// N×N supersampling.
+  public var supersampling: Int = 1
+  /// `fast` or `small` PNG preset.
+  public var png: String = "fast"
+  /// Encode on other threads while the next frame renders.
+  public var pipelined: Bool = true
+  /// Folder for the scene file and the frames (emptied of nothing; frames overwrite).
+  public var folder: String
+
+  /// Creates settings writing into `folder`.
+  public init(folder: String) { self.folder = folder }
+}
+
+/// What one benchmark measured.
+public struct BenchResult: Sendable {
+  /// The scene.
+  public var scene: BenchScene
+  /// Frames rendered.
+  public var frames: Int
+  /// Median milliseconds per frame of each stage: sceneUpdate, render, encode, write.
+  public var medianMilliseconds: [(String, Double)]
+  /// Wall-clock seconds of the whole run (after loading), and frames per second.
+  public var totalSeconds: Double
+  public var framesPerSecond: Double
+  /// Render and encoder threads.
+  public var renderThreads: Int
+  public var encoderThreads: Int
+  /// Load check: stroke spheres whose centre projects inside the image, mean and minimum over
+  /// the frames; their projected radius fx · R / depth (pixels), mean and minimum.
+  public var meanSpheresInView: Double
+  public var minSpheresInView: Int
+  public var meanProjectedRadius: Double
+  public var minProjectedRadius: Double
+  /// Mean PNG file size (bytes) of the written frames (0 for B3).
+  public var meanPNGBytes: Double
+  /// The process's peak resident memory so far (VmHWM), bytes.
+  public var peakResidentBytes: Int
+}
+
+/// Runs the benchmark scenes (Documentation/Performance.md).
+public enum Bench {
+  /// Generates `scene`, replays it through the normal frame loop and measures it.
+  /// - Throws: `LocatedError`s from loading the track or writing the output.
+  public static func run(_ scene: BenchScene, settings: BenchSettings) throws -> BenchResult {
+    let folder = settings.folder + "/" + scene.rawValue
+    let replayScene = try scene.makeScene(
+      trackPath: settings.trackPath, frames: settings.frames,
+      supersampling: settings.supersampling, png: settings.png, folder: settings.folder)
+    let layout = scene.layout(intrinsics: replayScene.outputIntrinsics)
+    let rig = BenchRigSession(layout: layout)
+    let holder = SessionHolder(rig)
+    var options = ReplayOptions(outputDirectory: folder, threads: settings.threads)
+    options.pipelined = settings.pipelined
+    options.writesFrames = scene.writesFrames
+    options.extraSessions = { @Sendable in [holder.session] }
+    let summary = try Replay(scene: replayScene).run(options)
+
+    let timings = summary.frameTimings
+    func median(_ values: [Duration]) -> Double {
+      let sorted = values.map { Replay.seconds($0) * 1000 }.sorted()
+      guard !sorted.isEmpty else { return 0 }
+      let n = sorted.count
+      return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
+    let medians = [
+      ("sceneUpdate", median(timings.map(\.sceneUpdate))),
+      ("render", median(timings.map(\.render))),
+      ("encode", median(timings.map(\.encode))),
+      ("write", median(timings.map(\.write))),
+    ]
+
+    // Load statistics from the camera of each output frame.
+    let k = replayScene.outputIntrinsics
+    var counts: [Int] = []
+    var radiusSum = 0.0
+    var radiusCount = 0
+    var minRadius = Double.infinity
+    for frame in 0..<settings.frames {
+      let tick = replayScene.schedule.tick(forFrame: frame)
+      guard tick < rig.cameras.count else { continue }
+      let camera = rig.cameras[tick]
+      var count = 0
+      for stroke in layout.strokes {
+        for p in stroke.cameraPositions {
+          let world = camera.worldFromCamera.transformPoint(Vector3(p.x, p.y, p.z))
+          guard let (u, v, depth) = camera.project(world: world), depth > camera.near,
+            u >= -0.5, u <= Double(k.width) - 0.5, v >= -0.5, v <= Double(k.height) - 0.5
+          else { continue }
+          count += 1
+          let radius = k.fx * BenchScene.sphereWorldRadius / depth
+          radiusSum += radius
+          radiusCount += 1
+          minRadius = min(minRadius, radius)
+        }
+      }
+      counts.append(count)
+    }
+    var pngBytes = 0
+    for frame in summary.framesWritten {
+      let path = folder + "/frame_" + String(format: "%05d", frame) + ".png"
+      let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      pngBytes += size ?? 0
+    }
+    return BenchResult(
+      scene: scene, frames: timings.count, medianMilliseconds: medians,
+      totalSeconds: summary.totalSeconds,
+      framesPerSecond: Double(timings.count) / max(summary.totalSeconds, 1e-9),
+      renderThreads: summary.renderThreads, encoderThreads: summary.encoderThreads,
+      meanSpheresInView: counts.isEmpty
+        ? 0 : Double(counts.reduce(0, +)) / Double(counts.count),
+      minSpheresInView: counts.min() ?? 0,
+      meanProjectedRadius: radiusCount == 0 ? 0 : radiusSum / Double(radiusCount),
+      minProjectedRadius: minRadius.isFinite ? minRadius : 0,
+      meanPNGBytes: summary.framesWritten.isEmpty
+        ? 0 : Double(pngBytes) / Double(summary.framesWritten.count),
+      peakResidentBytes: peakResidentBytes())
+  }
+
+  /// VmHWM from /proc/self/status (Linux), bytes; 0 when unavailable.
+  public static func peakResidentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+      return 0
+    }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+      let digits = line.filter(\.isNumber)
+      return (Int(digits) ?? 0) * 1024
+    }
+    return 0
+  }
+}
+
+/// Hands the rig (a class, used on the scene thread only) to `ReplayOptions.extraSessions`.
+private final class SessionHolder: @unchecked Sendable {
+  let session: BenchRigSession
+  init(_ session: BenchRigSession) { self.session = session }
+}

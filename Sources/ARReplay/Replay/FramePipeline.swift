@@ -1,0 +1,110 @@
+import Dispatch
+import Foundation
+
+/// Per-frame stage times of a run.
+public struct FrameTiming: Sendable {
+  /// Output frame index.
+  public var frame: Int
+  /// AR ticks since the previous output frame (camera, sessions, constraints), on the scene
+  /// thread.
+  public var sceneUpdate: Duration
+  /// Render list snapshot and rasterization, on the scene thread (+ the render workers).
+  public var render: Duration
+  /// PNG encoding (image and depth), on an encoder thread; zero when frames are not written.
+  public var encode: Duration
+  /// Temporary files, events and trace lines, renames; zero when frames are not written.
+  public var write: Duration
+}
+
+/// Encodes frames on worker threads while the scene thread renders the next ones, and commits
+/// them strictly in submission order (DESIGN §1: the bytes and the write order do not depend on
+/// the threads).
+///
+/// At most `maxInFlight` submitted frames are not yet committed: `submit` blocks until one is,
+/// which bounds memory (each frame holds its RGBA image) whatever the track length. With
+/// `maxInFlight` 0 every frame is encoded and committed inside `submit` (sequential run).
+final class FramePipeline: @unchecked Sendable {
+  private let writer: FrameWriter
+  private let maxInFlight: Int
+  private let progress: (@Sendable (Int) -> Void)?
+  private let condition = NSCondition()
+  private let group = DispatchGroup()
+  private let queue = DispatchQueue(label: "arsim.encode", attributes: .concurrent)
+  private var inFlight = 0
+  private var submitted = 0
+  private var committed = 0
+  private var done: [Int: (FrameJob, Result<EncodedFrame, any Error>, Duration)] = [:]
+  private var failure: (any Error)?
+  private var timings: [FrameTiming] = []
+
+  /// - Parameters:
+  ///   - maxInFlight: frames encoded concurrently (0 = sequential, on the caller's thread).
+  ///   - progress: called after each commit with the number of frames committed (under the
+  ///     pipeline's lock, in order).
+  init(writer: FrameWriter, maxInFlight: Int, progress: (@Sendable (Int) -> Void)?) {
+    self.writer = writer
+    self.maxInFlight = max(0, maxInFlight)
+    self.progress = progress
+  }
+
+  /// Hands a rendered frame over; blocks while `maxInFlight` frames are pending.
+  /// - Throws: the first encoding or writing error of an earlier frame.
+  func submit(_ job: FrameJob) throws {
+    condition.lock()
+    while maxInFlight > 0, inFlight >= maxInFlight, failure == nil { condition.wait() }
+    if let failure {
+      condition.unlock()
+      throw failure
+    }
+    inFlight += 1
+    let sequence = submitted
+    submitted += 1
+    condition.unlock()
+    if maxInFlight == 0 {
+      process(sequence, job)
+      condition.lock()
+      defer { condition.unlock() }
+      if let failure { throw failure }
+    } else {
+      queue.async(group: group) { self.process(sequence, job) }
+    }
+  }
+
+  /// Waits for every submitted frame to be committed and returns the timings in frame order.
+  /// - Throws: the first encoding or writing error.
+  func finish() throws -> [FrameTiming] {
+    group.wait()
+    condition.lock()
+    defer { condition.unlock() }
+    if let failure { throw failure }
+    return timings
+  }
+
+  private func process(_ sequence: Int, _ job: FrameJob) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let result = Result { try writer.encode(job) }
+    let encodeTime = clock.now - start
+    condition.lock()
+    defer { condition.unlock() }
+    done[sequence] = (job, result, encodeTime)
+    while let (next, encoded, encodeTime) = done.removeValue(forKey: committed) {
+      committed += 1
+      inFlight -= 1
+      guard failure == nil else { continue }
+      let writeStart = clock.now
+      do {
+        try writer.commit(next, encoded.get())
+      } catch {
+        failure = error
+        continue
+      }
+      timings.append(
+        FrameTiming(
+          frame: next.frame, sceneUpdate: next.sceneUpdate, render: next.render,
+          encode: encodeTime, write: clock.now - writeStart))
+      progress?(timings.count)
+    }
+    condition.broadcast()
+  }
+}
