@@ -1,5 +1,6 @@
 import ARRender
 import ARReplay
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -24,11 +25,30 @@ enum RenderCommand {
     }
     let summary = try Replay(scene: scene).run(options)
     progress?.finish()
+    let others = otherFrames(in: directory, written: Set(summary.framesWritten))
+    if others > 0 {
+      output.printError(
+        "arsim render: note: \(directory) also holds \(others) frame files from earlier runs "
+          + "(run.json lists the frames this run wrote)")
+    }
     let fps = Double(summary.framesWritten.count) / max(summary.totalSeconds, 1e-9)
     output.printError(
       "arsim render: \(summary.framesWritten.count) frames → \(directory) "
         + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)")
     return .ok
+  }
+
+  /// The number of `frame_NNNNN.png` files in `directory` that this run did not write.
+  static func otherFrames(in directory: String, written: Set<Int>) -> Int {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+      return 0
+    }
+    return names.filter { name in
+      guard name.hasPrefix("frame_"), name.hasSuffix(".png"),
+        let n = Int(name.dropFirst(6).dropLast(4))
+      else { return false }
+      return !written.contains(n)
+    }.count
   }
 
   /// Parses `A..B` (inclusive) or a single frame `A`.

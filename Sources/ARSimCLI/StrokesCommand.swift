@@ -36,7 +36,9 @@ enum StrokesCommand {
       simulation.start = start
     }
     if let speed = try args.number("--speed") {
-      guard speed > 0 else { throw UsageError("--speed must be positive") }
+      guard (0.001...1000).contains(speed) else {
+        throw UsageError("--speed \(speed): expected a factor in 0.001…1000")
+      }
       simulation.speed = speed
     }
     let drawing = try QuickDrawDrawing.read(path: args.positionals[0], index: index)

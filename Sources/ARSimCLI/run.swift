@@ -1,4 +1,5 @@
 import ARRender
+import ARReplay
 
 /// The top-level usage text.
 let usage = """
@@ -22,6 +23,8 @@ let usage = """
           [--sequential] [--track FILE] [--out DIR]
                             Run the rendering benchmarks (Documentation/Performance.md).
 
+  arsim --version prints the version; arsim help (or COMMAND --help) prints this text.
+
   Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 70 internal,
   73 cannot create output.
   """
@@ -40,6 +43,15 @@ public func run(arguments: [String], output: CommandOutput) -> Int32 {
     return ExitCode.usage.rawValue
   }
   let rest = Array(arguments.dropFirst())
+  if command == "--version" {
+    output.print("arsim \(Replay.version)")
+    return ExitCode.ok.rawValue
+  }
+  // `compare` prints its own detailed usage; the others share the overview.
+  if command != "compare", rest.contains("--help") || rest.contains("-h") {
+    output.print(usage)
+    return ExitCode.ok.rawValue
+  }
   let code: ExitCode
   do {
     switch command {

@@ -28,6 +28,8 @@ extension ReplayScene {
 
 /// Turns a decoded `SceneFile` into a `ReplayScene`, checking every value.
 struct SceneResolver {
+  /// The most output frames one scene may ask for (about 3.9 days at 30 frames/s).
+  static let maximumFrames = 10_000_000
   let path: String
   let folder: String
 
@@ -72,7 +74,8 @@ struct SceneResolver {
     else {
       throw error(
         "name",
-        "'\(name)' must be 1–100 letters, digits, '-', '_' or '.' (it names the output folder)")
+        "'\(name)' must be 1–100 letters, digits, '-', '_' or '.', and not '.' or '..' "
+          + "(it names the output folder Output/<name>)")
     }
     // Track.
     var options = TrackReadOptions()
@@ -102,25 +105,29 @@ struct SceneResolver {
       guard [k.fx, k.fy, k.cx, k.cy].allSatisfy(\.isFinite), k.fx > 0, k.fy > 0 else {
         throw error("intrinsics", "fx and fy must be positive and all values finite")
       }
-      guard k.width > 0, k.height > 0, k.width <= 16384, k.height <= 16384 else {
+      guard k.width.value > 0, k.height.value > 0, k.width.value <= 16384, k.height.value <= 16384
+      else {
         throw error("intrinsics", "width and height must be 1…16384")
       }
       capture = CameraIntrinsics(
-        fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: k.width, height: k.height)
+        fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: k.width.value, height: k.height.value)
     }
     let viewport = try choice(file.viewport, Viewport.self, field: "viewport") ?? .landscape
     let rotated = capture.rotated(for: viewport)
     let out = file.output
-    let width =
-      out?.width
-      ?? (out?.height.map { h in
-        Int((Double(h) * Double(rotated.width) / Double(rotated.height)).rounded())
-      } ?? rotated.width)
-    let height =
-      out?.height
-      ?? (out?.width.map { w in
-        Int((Double(w) * Double(rotated.height) / Double(rotated.width)).rounded())
-      } ?? rotated.height)
+    let givenWidth = out?.width?.value
+    let givenHeight = out?.height?.value
+    for (field, value) in [("output.width", givenWidth), ("output.height", givenHeight)] {
+      if let value, !(1...16384).contains(value) {
+        throw error(field, "must be 1…16384 pixels (got \(value))")
+      }
+    }
+    // One side given: the other keeps the viewport's aspect ratio.
+    let aspect = Double(rotated.width) / Double(rotated.height)
+    let width: Int =
+      givenWidth ?? givenHeight.map { Int((Double($0) * aspect).rounded()) } ?? rotated.width
+    let height: Int =
+      givenHeight ?? givenWidth.map { Int((Double($0) / aspect).rounded()) } ?? rotated.height
     guard width > 0, height > 0, width <= 16384, height <= 16384 else {
       throw error("output", "width and height must be 1…16384 (got \(width)×\(height))")
     }
@@ -139,11 +146,14 @@ struct SceneResolver {
     guard start.isFinite, start >= 0 else { throw error("start", "must be ≥ 0 seconds") }
     let clamp = file.track.clamp ?? false
     let frameCount: Int
-    switch (file.duration, file.frames) {
+    switch (file.duration, file.frames?.value) {
     case (.some, .some):
       throw error("duration", "give either duration or frames, not both")
     case (let d?, nil):
       guard d.isFinite, d >= 0 else { throw error("duration", "must be ≥ 0 seconds") }
+      guard d * fps < Double(Self.maximumFrames) else {
+        throw error("duration", "\(d) s at \(fps) frames/s is over \(Self.maximumFrames) frames")
+      }
       frameCount = Int((d * fps + 1e-9).rounded(.down)) + 1
     case (nil, let n?):
       guard n > 0 else { throw error("frames", "must be ≥ 1") }
@@ -153,9 +163,14 @@ struct SceneResolver {
       guard available >= 0 else {
         throw error("start", "\(start) s is past the end of the track (\(trackDuration) s)")
       }
+      guard available * fps < Double(Self.maximumFrames) else {
+        throw error("duration", "the track gives over \(Self.maximumFrames) frames; set duration")
+      }
       frameCount = Int((available * fps + 1e-9).rounded(.down)) + 1
     }
-    guard frameCount <= 10_000_000 else { throw error("frames", "too many frames (\(frameCount))") }
+    guard frameCount <= Self.maximumFrames else {
+      throw error("frames", "\(frameCount) frames is over the limit of \(Self.maximumFrames)")
+    }
     let lastTime = start + Double(frameCount - 1) / fps
     if !clamp, lastTime > trackDuration + 1e-9 {
       throw error(
@@ -171,7 +186,7 @@ struct SceneResolver {
     }
 
     // Output settings.
-    let supersampling = out?.supersampling ?? 1
+    let supersampling = out?.supersampling?.value ?? 1
     guard (1...8).contains(supersampling) else {
       throw error("output.supersampling", "must be 1…8")
     }
@@ -201,7 +216,7 @@ struct SceneResolver {
       var configuration = RemoteAssistSession.Configuration()
       configuration.mode =
         try choice(spec.mode, RemoteAssistMode.self, field: "remoteAssist.mode") ?? .faithful
-      if let n = spec.pointsPerFrame {
+      if let n = spec.pointsPerFrame?.value {
         guard (1...1000).contains(n) else {
           throw error("remoteAssist.pointsPerFrame", "must be 1…1000")
         }

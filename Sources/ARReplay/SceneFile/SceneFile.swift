@@ -23,7 +23,7 @@ public struct SceneFile: Decodable, Sendable {
   /// Replay length in seconds (default: to the end of the track). Exclusive with `frames`.
   public var duration: Double?
   /// Number of output frames. Exclusive with `duration`.
-  public var frames: Int?
+  public var frames: JSONInteger?
   /// Clip distances in metres (ARKit's 0.001 and 1000 by default).
   public var clip: ClipSpec?
   /// Background behind everything (default mid grey).
@@ -71,22 +71,22 @@ extension SceneFile {
     public var fy: Double
     public var cx: Double
     public var cy: Double
-    public var width: Int
-    public var height: Int
+    public var width: JSONInteger
+    public var height: JSONInteger
   }
 
   /// Output settings.
   public struct OutputSpec: Decodable, Sendable {
     /// Output width in pixels (default: the viewport's capture width).
-    public var width: Int?
+    public var width: JSONInteger?
     /// Output height in pixels.
-    public var height: Int?
+    public var height: JSONInteger?
     /// Output frames per second (default 30).
     public var fps: Double?
     /// Write a 16-bit depth PNG per frame (default false).
     public var depth: Bool?
     /// N for N×N supersampling (default 1).
-    public var supersampling: Int?
+    public var supersampling: JSONInteger?
     /// PNG speed/size preset: `fast` (default) or `small`.
     public var png: String?
   }
@@ -240,6 +240,6 @@ extension SceneFile {
     /// `faithful` (default) or `corrected`.
     public var mode: String?
     /// Points per AR tick (default 1).
-    public var pointsPerFrame: Int?
+    public var pointsPerFrame: JSONInteger?
   }
 }

@@ -18,9 +18,9 @@ public enum MeasureSessionError: Error, Hashable, Sendable, CustomStringConverti
   public var description: String {
     switch self {
     case .nonFiniteSwitchTime(let index):
-      "measure switch time \(index) is not a finite number of seconds"
+      "switchTimes[\(index)] is not a finite number of seconds"
     case .decreasingSwitchTime(let index):
-      "measure switch time \(index) is earlier than the previous one (times must not decrease)"
+      "switchTimes[\(index)] is earlier than switchTimes[\(index - 1)] (times must not decrease)"
     }
   }
 }

@@ -31,7 +31,31 @@ import Testing
         "scene.json": tinyScene().replacingOccurrences(
           of: "\"width\": 16", with: "\"width\": 99999"),
         "track.txt": tinyTrack,
-      ], render, code: Exit.badData, mentions: ["scene.json:3:", "field 'output'", "16384"]),
+      ], render, code: Exit.badData, mentions: ["scene.json:3:", "field 'output.width'", "16384"]),
+    CatalogCase(
+      "a duration whose frame count overflows an integer (crashed before)",
+      files: [
+        "scene.json": tinyScene().replacingOccurrences(
+          of: "\"duration\": 0.5", with: "\"duration\": 1e20"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:4:", "field 'duration'", "10000000 frames"]),
+    CatalogCase(
+      "a fractional output width",
+      files: [
+        "scene.json": tinyScene().replacingOccurrences(
+          of: "\"width\": 16", with: "\"width\": 16.5"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:3:", "field 'output.width'", "expected an integer"]),
+    CatalogCase(
+      "a frame count beyond any integer",
+      files: [
+        "scene.json": tinyScene().replacingOccurrences(
+          of: "\"duration\": 0.5", with: "\"frames\": 1e30"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:4:", "field 'frames'", "expected an integer"]),
     CatalogCase(
       "measure switch times out of order",
       files: [

@@ -162,10 +162,16 @@ public final class RemoteAssistSession: Session {
       context.emit("color", [("rgba", .numbers(clamped))])
     case .points(let points, let dropped):
       if dropped > 0 {
-        let reason =
-          configuration.mode == .faithful
-          ? "the app's parser drops the first and last point of each batch"
-          : "malformed point text"
+        let reason: String
+        if configuration.mode == .corrected {
+          reason = "malformed point text"
+        } else if dropped <= 2 {
+          reason = "the app's parser drops the first and last point of each batch"
+        } else {
+          reason =
+            "the app's parser drops the first and last point of each batch; "
+            + "\(dropped - 2) more pieces did not parse"
+        }
         if configuration.mode == .corrected {
           context.emit("warning", [("reason", .string(reason))] + source)
         }
