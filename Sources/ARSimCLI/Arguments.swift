@@ -67,4 +67,16 @@ struct Arguments {
     }
     return x
   }
+
+  /// A named choice (`--format tum`).
+  /// - Throws: `UsageError` listing the accepted names.
+  func choice<T: CaseIterable & RawRepresentable>(_ name: String, _: T.Type) throws -> T?
+  where T.RawValue == String {
+    guard let text = values[name] else { return nil }
+    guard let value = T(rawValue: text) else {
+      let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+      throw UsageError("\(name) '\(text)': expected one of \(names)")
+    }
+    return value
+  }
 }

@@ -48,49 +48,32 @@ enum CompareCommand {
   }
 
   static func parse(_ arguments: [String]) throws -> Options {
+    let args: Arguments
+    do {
+      args = try Arguments(
+        arguments,
+        valueOptions: ["--threshold", "--max-diff-pixels", "--max-diff-fraction", "--diff"],
+        flagOptions: ["--exact"])
+    } catch let error as UsageError {
+      throw UsageError(error.message + "\n" + usageText)
+    }
     var options = Options()
-    var positional: [String] = []
-    var maxPixels: Int?
-    var maxFraction: Double?
-    var index = 0
-    func value(_ name: String) throws -> String {
-      index += 1
-      guard index < arguments.count else { throw UsageError("\(name) needs a value") }
-      return arguments[index]
-    }
-    while index < arguments.count {
-      let argument = arguments[index]
-      switch argument {
-      case "--threshold":
-        let text = try value(argument)
-        guard let threshold = Double(text), threshold >= 0, threshold <= 1 else {
-          throw UsageError("--threshold must be a number from 0 to 1, got '\(text)'")
-        }
-        options.threshold = threshold
-      case "--max-diff-pixels":
-        let text = try value(argument)
-        guard let count = Int(text), count >= 0 else {
-          throw UsageError("--max-diff-pixels must be a whole number ≥ 0, got '\(text)'")
-        }
-        maxPixels = count
-      case "--max-diff-fraction":
-        let text = try value(argument)
-        guard let fraction = Double(text), fraction >= 0, fraction <= 1 else {
-          throw UsageError("--max-diff-fraction must be a number from 0 to 1, got '\(text)'")
-        }
-        maxFraction = fraction
-      case "--diff": options.diff = try value(argument)
-      case "--exact": options.exact = true
-      default:
-        if argument.hasPrefix("-") && argument != "-" {
-          throw UsageError("unknown option '\(argument)'\n\(usageText)")
-        }
-        positional.append(argument)
+    if let threshold = try args.number("--threshold") {
+      guard (0...1).contains(threshold) else {
+        throw UsageError("--threshold must be a number from 0 to 1, got '\(threshold)'")
       }
-      index += 1
+      options.threshold = threshold
     }
-    guard positional.count == 2 else {
-      throw UsageError("expected EXPECTED and ACTUAL, got \(positional.count) paths\n\(usageText)")
+    let maxPixels = try args.integer("--max-diff-pixels", in: 0...Int.max)
+    let maxFraction = try args.number("--max-diff-fraction")
+    if let maxFraction, !(0...1).contains(maxFraction) {
+      throw UsageError("--max-diff-fraction must be a number from 0 to 1, got '\(maxFraction)'")
+    }
+    options.diff = args.value("--diff")
+    options.exact = args.has("--exact")
+    guard args.positionals.count == 2 else {
+      throw UsageError(
+        "expected EXPECTED and ACTUAL, got \(args.positionals.count) paths\n\(usageText)")
     }
     if maxPixels != nil && maxFraction != nil {
       throw UsageError("give --max-diff-pixels or --max-diff-fraction, not both")
@@ -100,8 +83,8 @@ enum CompareCommand {
     }
     if let maxPixels { options.allowed = .pixels(maxPixels) }
     if let maxFraction { options.allowed = .fraction(maxFraction) }
-    options.expected = positional[0]
-    options.actual = positional[1]
+    options.expected = args.positionals[0]
+    options.actual = args.positionals[1]
     return options
   }
 

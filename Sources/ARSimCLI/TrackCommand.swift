@@ -38,52 +38,21 @@ enum TrackCommand {
 
   /// Positional arguments and flags of `track` subcommands.
   struct ParsedArguments {
-    var positionals: [String] = []
+    var positionals: [String]
     var options = TrackReadOptions()
     var target: String?
 
     init(_ arguments: [String]) throws {
-      var index = 0
-      func value(_ flag: String) throws -> String {
-        index += 1
-        guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
-        return arguments[index]
-      }
-      while index < arguments.count {
-        let argument = arguments[index]
-        switch argument {
-        case "--format":
-          let name = try value(argument)
-          guard let format = TrackFormat(rawValue: name) else {
-            throw UsageError("--format '\(name)': expected one of \(names(TrackFormat.self))")
-          }
-          options.format = format
-        case "--times": options.timesPath = try value(argument)
-        case "--sensor": options.sensorPath = try value(argument)
-        case "--camera-axes":
-          let name = try value(argument)
-          guard let axes = CameraAxes(rawValue: name) else {
-            throw UsageError("--camera-axes '\(name)': expected one of \(names(CameraAxes.self))")
-          }
-          options.cameraAxes = axes
-        case "--world-up":
-          let name = try value(argument)
-          guard let up = WorldUp(rawValue: name) else {
-            throw UsageError("--world-up '\(name)': expected one of \(names(WorldUp.self))")
-          }
-          options.worldUp = up
-        case "--to": target = try value(argument)
-        default:
-          if argument.hasPrefix("--") { throw UsageError("unknown option '\(argument)'") }
-          positionals.append(argument)
-        }
-        index += 1
-      }
-    }
-
-    private func names<T: CaseIterable & RawRepresentable>(_: T.Type) -> String
-    where T.RawValue == String {
-      T.allCases.map(\.rawValue).joined(separator: ", ")
+      let args = try Arguments(
+        arguments,
+        valueOptions: ["--format", "--times", "--sensor", "--camera-axes", "--world-up", "--to"])
+      positionals = args.positionals
+      options.format = try args.choice("--format", TrackFormat.self)
+      options.timesPath = args.value("--times")
+      options.sensorPath = args.value("--sensor")
+      options.cameraAxes = try args.choice("--camera-axes", CameraAxes.self)
+      options.worldUp = try args.choice("--world-up", WorldUp.self)
+      target = args.value("--to")
     }
   }
 }
