@@ -130,11 +130,12 @@ struct SampleGrid {
 
   /// Screen u of sample column sx.
   @inline(__always) func u(_ sx: Int) -> Double {
-    (Double(sx) + 0.5) / Double(scale) - 0.5
+    // With N = 1 the formula (sx + ½)/1 − ½ is exactly sx: skip the division.
+    scale == 1 ? Double(sx) : (Double(sx) + 0.5) / Double(scale) - 0.5
   }
   /// Screen v of (whole-image) sample row sy.
   @inline(__always) func v(_ sy: Int) -> Double {
-    (Double(sy) + 0.5) / Double(scale) - 0.5
+    scale == 1 ? Double(sy) : (Double(sy) + 0.5) / Double(scale) - 0.5
   }
 
   /// Sample columns whose u lies in [minU, maxU].

@@ -10,16 +10,14 @@ extension PreparedFrame {
         for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
           // Node-local space: ray direction on this row.
           let v = grid.v(sy)
-          let rowDirection = sphere.rowDirection(v: v)
-          guard let (low, high) = sphere.span(rowDirection: rowDirection, margin: 1) else {
-            continue
-          }
+          let quadratic = sphere.row(v: v)
+          guard let (low, high) = quadratic.span(margin: 1) else { continue }
           let rowBase = (sy - grid.firstRow) * grid.columns
           for sx in grid.columns(minU: max(low, sphere.minU), maxU: min(high, sphere.maxU)) {
             let i = rowBase + sx
             let current = buffers.depths[i]
             guard sphere.minDepth < current,
-              let t = sphere.depth(u: grid.u(sx), rowDirection: rowDirection, near: near, far: far),
+              let t = quadratic.depth(u: grid.u(sx), near: near, far: far),
               t < current
             else { continue }
             buffers.depths[i] = t
@@ -60,19 +58,72 @@ extension PreparedFrame {
     } else {
       constantBackground = true
     }
-    for sy in grid.firstRow..<(grid.firstRow + grid.rowCount) {
-      let v = grid.v(sy)
-      let rowBase = (sy - grid.firstRow) * grid.columns
-      let rowBackground = background.color(u: 0, v: v)
-      for sx in 0..<grid.columns {
-        let i = rowBase + sx
-        let id = buffers.ids[i]
-        let u = grid.u(sx)
-        if id < 0 {
-          buffers.colors[i] = constantBackground ? rowBackground : background.color(u: u, v: v)
-        } else {
-          buffers.colors[i] = shade(
-            id: id, sphereCount: sphereCount, u: u, v: v, depth: buffers.depths[i])
+    let cx = intrinsics.cx
+    let inverseFx = 1 / intrinsics.fx
+    let inverseFy = 1 / intrinsics.fy
+    spheres.withUnsafeBufferPointer { spheres in
+      sphereMaterials.withUnsafeBufferPointer { sphereMaterials in
+        materials.withUnsafeBufferPointer { materials in
+          for sy in grid.firstRow..<(grid.firstRow + grid.rowCount) {
+            let v = grid.v(sy)
+            let rowBase = (sy - grid.firstRow) * grid.columns
+            let rowBackground = background.color(u: 0, v: v)
+            // Camera ray direction's y on this row (fast path: reciprocal multiplies).
+            let dy = -(v - intrinsics.cy) * inverseFy
+            // The material index when sample i is a uniform-scale sphere whose material
+            // `ShadingLights.shadeSpheres` handles, else −1.
+            @inline(__always) func fastMaterial(_ i: Int) -> Int {
+              let id = buffers.ids[i]
+              guard id >= 0, id < sphereCount, spheres[Int(id)].inverseRadius > 0 else {
+                return -1
+              }
+              let index = sphereMaterials[Int(id)]
+              return materials[index].isFastSphere ? index : -1
+            }
+            var sx = 0
+            while sx < grid.columns {
+              let i = rowBase + sx
+              let id = buffers.ids[i]
+              if id < 0 {
+                buffers.colors[i] =
+                  constantBackground ? rowBackground : background.color(u: grid.u(sx), v: v)
+                sx += 1
+                continue
+              }
+              let material0 = fastMaterial(i)
+              if material0 >= 0 {
+                // Two samples at once when the next one is a compatible sphere sample, else
+                // this one in both lanes (same operations per lane: same bits either way).
+                let material1 = sx + 1 < grid.columns ? fastMaterial(i + 1) : -1
+                let paired =
+                  material1 >= 0
+                  && materials[material1].lightingModel == materials[material0].lightingModel
+                  && materials[material1].wholeShininess == materials[material0].wholeShininess
+                let j = paired ? i + 1 : i
+                let sphere0 = spheres[Int(id)]
+                let sphere1 = spheres[Int(buffers.ids[j])]
+                let (color0, color1) = lights.shadeSpheres(
+                  materials[material0], materials[paired ? material1 : material0],
+                  dx: SIMD2(grid.u(sx) - cx, grid.u(paired ? sx + 1 : sx) - cx) * inverseFx,
+                  dy: dy, depth: SIMD2(buffers.depths[i], buffers.depths[j]),
+                  cx: SIMD2(sphere0.centre.x, sphere1.centre.x),
+                  cy: SIMD2(sphere0.centre.y, sphere1.centre.y),
+                  cz: SIMD2(sphere0.centre.z, sphere1.centre.z),
+                  inverseRadius: SIMD2(sphere0.inverseRadius, sphere1.inverseRadius))
+                buffers.colors[i] = color0
+                if paired {
+                  buffers.colors[j] = color1
+                  sx += 2
+                } else {
+                  sx += 1
+                }
+                continue
+              }
+              buffers.colors[i] = shade(
+                id: id, sphereCount: sphereCount, u: grid.u(sx), v: v, depth: buffers.depths[i])
+              sx += 1
+            }
+          }
         }
       }
     }
@@ -88,16 +139,14 @@ extension PreparedFrame {
         let sphere = spheres[entry.index]
         for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
           let v = grid.v(sy)
-          let rowDirection = sphere.rowDirection(v: v)
-          guard let (low, high) = sphere.span(rowDirection: rowDirection, margin: 1) else {
-            continue
-          }
+          let quadratic = sphere.row(v: v)
+          guard let (low, high) = quadratic.span(margin: 1) else { continue }
           let rowBase = (sy - grid.firstRow) * grid.columns
           for sx in grid.columns(minU: max(low, sphere.minU), maxU: min(high, sphere.maxU)) {
             let i = rowBase + sx
             let u = grid.u(sx)
             guard
-              let t = sphere.depth(u: u, rowDirection: rowDirection, near: near, far: far),
+              let t = quadratic.depth(u: u, near: near, far: far),
               t < buffers.depths[i]
             else { continue }
             let shaded = shade(
@@ -108,11 +157,40 @@ extension PreparedFrame {
       } else {
         let triangle = triangles[entry.index]
         let outline = triangle.outline
+        let material = materials[entry.material]
+        // Constant-lit untextured: blend a precomputed colour (same operations, same bits).
+        let keep = 1 - alpha
+        let premultiplied = material.uniform * alpha
         for sy in grid.rows(minV: outline.minV, maxV: outline.maxV) {
           let v = grid.v(sy)
           let rowBase = (sy - grid.firstRow) * grid.columns
           let columns = outline.coveredColumns(
             v: v, columns: grid.columns(minU: outline.minU, maxU: outline.maxU), grid: grid)
+          guard !columns.isEmpty else { continue }
+          if material.isUniform,
+            let first = triangle.depth(direction: direction(u: grid.u(columns.lowerBound), v: v)),
+            let last = triangle.depth(
+              direction: direction(u: grid.u(columns.upperBound - 1), v: v)),
+            first <= far, last <= far
+          {
+            // Along a row the computed depth h / (n · d(u)) is monotone in u (each rounded
+            // step is monotone and n · d keeps its sign between the ends), so every depth of
+            // the row lies in [nearest, farthest] and most samples need no division.
+            let nearest = min(first, last)
+            let farthest = max(first, last)
+            for sx in columns {
+              let i = rowBase + sx
+              let current = buffers.depths[i]
+              if current <= nearest { continue }
+              if current <= farthest {
+                guard let t = triangle.depth(direction: direction(u: grid.u(sx), v: v)),
+                  t < current
+                else { continue }
+              }
+              buffers.colors[i] = buffers.colors[i] * keep + premultiplied
+            }
+            continue
+          }
           for sx in columns {
             let u = grid.u(sx)
             let i = rowBase + sx

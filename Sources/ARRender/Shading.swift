@@ -24,6 +24,9 @@ struct ShadingMaterial: Sendable {
   /// `uniform` (`uniformColor`), so the shading call can be skipped.
   var isUniform = false
   var uniform = SIMD3<Double>(0, 0, 0)
+  /// Whether `ShadingLights.shadeSpheres` shades it: lambert, or blinn with whole-number
+  /// shininess.
+  var isFastSphere: Bool
 
   init(_ material: Material, opacity: Double) {
     diffuse = SIMD3(material.diffuse.red, material.diffuse.green, material.diffuse.blue)
@@ -34,6 +37,8 @@ struct ShadingMaterial: Sendable {
     wholeShininess =
       shininess >= 0 && shininess <= 128 && shininess.rounded(.towardZero) == shininess
       ? Int(shininess) : -1
+    isFastSphere =
+      lightingModel == .lambert || (lightingModel == .blinn && wholeShininess >= 0)
   }
 
   /// The shaded colour when it does not depend on the sample (constant lighting without a
@@ -140,5 +145,81 @@ struct ShadingLights: Sendable {
     let top = texel(x0, y0) * (1 - wx) + texel(x1, y0) * wx
     let bottom = texel(x0, y1) * (1 - wx) + texel(x1, y1) * wx
     return (top * (1 - wy) + bottom * wy) / 255
+  }
+}
+
+/// `x^n` lane-wise for whole n ≥ 0, the same steps as `wholePower`.
+@inline(__always) func wholePower(_ x: SIMD2<Double>, _ n: Int) -> SIMD2<Double> {
+  guard n > 0 else { return SIMD2(repeating: 1) }
+  var result = x
+  var bit = (Int.bitWidth - 1) - n.leadingZeroBitCount - 1
+  while bit >= 0 {
+    result *= result
+    if n & (1 << bit) != 0 { result *= x }
+    bit -= 1
+  }
+  return result
+}
+
+extension ShadingLights {
+  /// Lambert or blinn shading (no texture, whole-number shininess) of two samples of
+  /// uniform-scale spheres at once, lane by lane (both lanes may be the same sample).
+  ///
+  /// Camera space: the lane's ray direction is `d = (dx, dy, −1)` and its depth t, so the hit
+  /// is `t·d`; the sphere has centre `(cx, cy, cz)` and `1 / radius` `inverseRadius`. The
+  /// normal `(t·d − centre) / radius` faces the viewer (flipped when seen from inside); the
+  /// view vector is `−d / |d|`. Returns the clamped colours of lane 0 and lane 1.
+  @inline(__always) func shadeSpheres(
+    _ material0: ShadingMaterial, _ material1: ShadingMaterial, dx: SIMD2<Double>, dy: Double,
+    depth t: SIMD2<Double>, cx: SIMD2<Double>, cy: SIMD2<Double>, cz: SIMD2<Double>,
+    inverseRadius: SIMD2<Double>
+  ) -> (SIMD3<Double>, SIMD3<Double>) {
+    let inverseLength = 1 / (dx * dx + SIMD2(repeating: dy * dy + 1)).squareRoot()
+    let vx = -dx * inverseLength
+    let vy = -dy * inverseLength
+    let vz = inverseLength
+    var nx = (dx * t - cx) * inverseRadius
+    var ny = (dy * t - cy) * inverseRadius
+    var nz = (-t - cz) * inverseRadius
+    let nv = nx * vx + ny * vy + nz * vz
+    let flip = SIMD2<Double>(nv[0] < 0 ? -1 : 1, nv[1] < 0 ? -1 : 1)
+    nx *= flip
+    ny *= flip
+    nz *= flip
+    var diffuse0 = ambient
+    var diffuse1 = ambient
+    var specular0 = SIMD3<Double>(0, 0, 0)
+    var specular1 = SIMD3<Double>(0, 0, 0)
+    let blinn = material0.lightingModel == .blinn
+    let exponent = material0.wholeShininess
+    for i in towardLights.indices {
+      let l = towardLights[i]
+      let c = colors[i]
+      let nl = nx * l.x + ny * l.y + nz * l.z
+      diffuse0 += c * max(0, nl[0])
+      diffuse1 += c * max(0, nl[1])
+      guard blinn else { continue }
+      let hx = vx + l.x
+      let hy = vy + l.y
+      let hz = vz + l.z
+      let length = (hx * hx + hy * hy + hz * hz).squareRoot()
+      var nh = (nx * hx + ny * hy + nz * hz) / length
+      nh = SIMD2(max(0, nh[0]), max(0, nh[1]))
+      let power = wholePower(nh, exponent)
+      if length[0] > 0 { specular0 += c * power[0] }
+      if length[1] > 0 { specular1 += c * power[1] }
+    }
+    var color0 = material0.diffuse * diffuse0
+    var color1 = material1.diffuse * diffuse1
+    if blinn {
+      color0 += material0.specular * specular0
+      color1 += material1.specular * specular1
+    }
+    return (clamp(color0), clamp(color1))
+  }
+
+  /// Each channel clamped to 0…1 (scalar: the SIMD clamp is an out-of-line call).
+  @inline(__always) func clamp(_ c: SIMD3<Double>) -> SIMD3<Double> {
+    SIMD3(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1))
   }
 }
