@@ -58,6 +58,7 @@ struct BandRenderer {
           // them, then the box-filter resolve: mean of the N×N samples, clamp, round to
           // 8 bits, half up: ⌊255·x + ½⌋ on the clamped mean.
           let weight = 255 / Double(scale * scale)
+          guard let pixelBytes = UnsafeMutableRawPointer(output.pixels.baseAddress) else { return }
           let samplesPerRow = grid.columns * scale
           for row in 0..<rows {
             let rowGrid = SampleGrid(
@@ -83,18 +84,22 @@ struct BandRenderer {
                   for sx in 0..<scale { sum += colors[base + sx] }
                 }
               }
-              // Scalar form of `clamped(lowerBound: 0, upperBound: 255)` (same NaN handling:
-              // IEEE minimum/maximum).
-              let x = sum.x * weight
-              let y = sum.y * weight
-              let z = sum.z * weight
-              output.pixels[o] = UInt8(
-                truncatingIfNeeded: Int(Double.minimum(Double.maximum(x, 0), 255) + 0.5))
-              output.pixels[o + 1] = UInt8(
-                truncatingIfNeeded: Int(Double.minimum(Double.maximum(y, 0), 255) + 0.5))
-              output.pixels[o + 2] = UInt8(
-                truncatingIfNeeded: Int(Double.minimum(Double.maximum(z, 0), 255) + 0.5))
-              output.pixels[o + 3] = 255
+              // ⌊clamp(x, 0, 255) + ½⌋ per channel, NaN → 0 (as IEEE maximum(NaN, 0) = 0);
+              // the comparisons compile to maxsd/minsd, unlike `Double.maximum`. The floor
+              // without a checked conversion: y + 2⁵² has ulp 1, so its low mantissa bits hold
+              // y rounded to nearest, r; ⌊y⌋ = r − 1 when r > y.
+              @inline(__always) func byte(_ x: Double) -> UInt32 {
+                let low = x > 0 ? x : 0
+                let y = (low < 255 ? low : 255) + 0.5
+                let shifted = y + 0x1p52
+                let bits = UInt32(truncatingIfNeeded: shifted.bitPattern)
+                return shifted - 0x1p52 > y ? bits &- 1 : bits
+              }
+              let rgba =
+                byte(sum.x * weight) | byte(sum.y * weight) << 8 | byte(sum.z * weight) << 16
+                | 0xFF00_0000
+              // Little-endian RGBA bytes in one store.
+              pixelBytes.storeBytes(of: rgba.littleEndian, toByteOffset: o, as: UInt32.self)
               o += 4
             }
           }

@@ -13,15 +13,29 @@ extension PreparedFrame {
           let quadratic = sphere.row(v: v)
           guard let (low, high) = quadratic.span(margin: 1) else { continue }
           let rowBase = (sy - grid.firstRow) * grid.columns
-          for sx in grid.columns(minU: max(low, sphere.minU), maxU: min(high, sphere.maxU)) {
+          let columns = grid.columns(
+            minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
+          // Two samples at a time (square root and division on both lanes at once). A lane
+          // whose stored depth is ≤ minDepth cannot pass `t < current` anyway.
+          var sx = columns.lowerBound
+          while sx < columns.upperBound {
             let i = rowBase + sx
-            let current = buffers.depths[i]
-            guard sphere.minDepth < current,
-              let t = quadratic.depth(u: grid.u(sx), near: near, far: far),
-              t < current
-            else { continue }
-            buffers.depths[i] = t
-            buffers.ids[i] = id
+            let pair = sx + 1 < columns.upperBound
+            let current0 = buffers.depths[i]
+            let current1 = pair ? buffers.depths[i + 1] : -Double.infinity
+            if sphere.minDepth < current0 || sphere.minDepth < current1 {
+              let t = quadratic.depths(
+                u: SIMD2(grid.u(sx), grid.u(pair ? sx + 1 : sx)), near: near, far: far)
+              if t[0] < current0 {
+                buffers.depths[i] = t[0]
+                buffers.ids[i] = id
+              }
+              if t[1] < current1 {
+                buffers.depths[i + 1] = t[1]
+                buffers.ids[i + 1] = id
+              }
+            }
+            sx += 2
           }
         }
       } else {

@@ -170,6 +170,26 @@ struct SphereRow {
     return farHit >= near && farHit <= far ? farHit : nil
   }
 
+  /// `depth(u:near:far:)` for two samples at once, lane by lane (same operations, so the same
+  /// bits); +∞ where that returns `nil`.
+  @inline(__always) func depths(u: SIMD2<Double>, near: Double, far: Double) -> SIMD2<Double> {
+    let a = a0 + u * (a1 + u * a2)
+    let b = b0 + u * b1
+    let discriminant = b * b - a * k
+    let hit0 = discriminant[0] > 0
+    let hit1 = discriminant[1] > 0
+    guard hit0 || hit1 else { return SIMD2(repeating: .infinity) }
+    let root = discriminant.squareRoot()
+    let nearHit = (-b - root) / a
+    @inline(__always) func lane(_ l: Int, _ hit: Bool) -> Double {
+      guard hit else { return .infinity }
+      if nearHit[l] >= near { return nearHit[l] <= far ? nearHit[l] : .infinity }
+      let farHit = (-b[l] + root[l]) / a[l]
+      return farHit >= near && farHit <= far ? farHit : .infinity
+    }
+    return SIMD2(lane(0, hit0), lane(1, hit1))
+  }
+
   /// The range of u on this row where the discriminant can be positive, widened by `margin`,
   /// or `nil` when the row misses the sphere. Unbounded rows give infinite ends.
   @inline(__always) func span(margin: Double) -> (Double, Double)? {
