@@ -146,8 +146,8 @@ struct SampleGrid {
   /// Sample columns whose u lies in [minU, maxU].
   @inline(__always) func columns(minU: Double, maxU: Double) -> Range<Int> {
     let n = Double(scale)
-    let low = ((minU + 0.5) * n - 0.5).rounded(.up)
-    let high = ((maxU + 0.5) * n - 0.5).rounded(.down)
+    let low = roundedUp((minU + 0.5) * n - 0.5)
+    let high = roundedDown((maxU + 0.5) * n - 0.5)
     guard low <= high, high >= 0, low < Double(columns) else { return 0..<0 }
     return Int(max(0, low))..<Int(min(Double(columns - 1), high)) + 1
   }
@@ -155,13 +155,28 @@ struct SampleGrid {
   /// Whole-image sample rows of this band whose v lies in [minV, maxV].
   @inline(__always) func rows(minV: Double, maxV: Double) -> Range<Int> {
     let n = Double(scale)
-    let low = ((minV + 0.5) * n - 0.5).rounded(.up)
-    let high = ((maxV + 0.5) * n - 0.5).rounded(.down)
+    let low = roundedUp((minV + 0.5) * n - 0.5)
+    let high = roundedDown((maxV + 0.5) * n - 0.5)
     let first = Double(firstRow)
     let last = Double(firstRow + rowCount - 1)
     guard low <= high, high >= first, low <= last else { return 0..<0 }
     return Int(max(first, low))..<Int(min(last, high)) + 1
   }
+}
+
+/// `x.rounded(.up)` up to the sign of zero, without a libm call (baseline x86-64 has no
+/// rounding instruction): whole numbers, infinities and NaN pass through.
+@inline(__always) func roundedUp(_ x: Double) -> Double {
+  guard abs(x) < 0x1p52 else { return x }
+  let truncated = Double(Int64(x))
+  return truncated < x ? truncated + 1 : truncated
+}
+
+/// `x.rounded(.down)` up to the sign of zero, without a libm call.
+@inline(__always) func roundedDown(_ x: Double) -> Double {
+  guard abs(x) < 0x1p52 else { return x }
+  let truncated = Double(Int64(x))
+  return truncated > x ? truncated - 1 : truncated
 }
 
 /// Unsafe views of a band's sample buffers.

@@ -3,8 +3,14 @@ extension PreparedFrame {
   /// Strictly nearer wins, so on equal depths the first in list order stays.
   func rasterizeOpaque(grid: SampleGrid, into buffers: SampleBuffers) {
     let sphereCount = Int32(spheres.count)
+    // The band's first and last sample rows' v: primitives entirely above or below skip the
+    // row set-up (their bounds carry a margin, so this drops no covered sample).
+    let bandTop = grid.v(grid.firstRow)
+    let bandBottom = grid.v(grid.firstRow + grid.rowCount - 1)
     for entry in opaque {
       if entry.isSphere {
+        guard spheres[entry.index].maxV >= bandTop, spheres[entry.index].minV <= bandBottom
+        else { continue }
         let sphere = spheres[entry.index]
         let id = Int32(entry.index)
         for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {

@@ -179,9 +179,25 @@ struct SphereRow {
     let hit0 = discriminant[0] > 0
     let hit1 = discriminant[1] > 0
     guard hit0 || hit1 else { return SIMD2(repeating: .infinity) }
-    let root = discriminant.squareRoot()
+    // Lanes that miss take the root of |discriminant| (their result is discarded): a provably
+    // non-negative argument lets the square root compile to one vector instruction.
+    let root = SIMD2(abs(discriminant[0]), abs(discriminant[1])).squareRoot()
     let nearHit = (-b - root) / a
-    @inline(__always) func lane(_ l: Int, _ hit: Bool) -> Double {
+    if hit0 && hit1 && nearHit[0] >= near && nearHit[1] >= near && nearHit[0] <= far
+      && nearHit[1] <= far
+    {
+      return nearHit
+    }
+    return SphereRow.clippedDepths(
+      nearHit: nearHit, b: b, root: root, a: a, hit0: hit0, hit1: hit1, near: near, far: far)
+  }
+
+  /// The uncommon lanes of `depths`: a miss, or the near root outside near…far.
+  @inline(never) static func clippedDepths(
+    nearHit: SIMD2<Double>, b: SIMD2<Double>, root: SIMD2<Double>, a: SIMD2<Double>,
+    hit0: Bool, hit1: Bool, near: Double, far: Double
+  ) -> SIMD2<Double> {
+    func lane(_ l: Int, _ hit: Bool) -> Double {
       guard hit else { return .infinity }
       if nearHit[l] >= near { return nearHit[l] <= far ? nearHit[l] : .infinity }
       let farHit = (-b[l] + root[l]) / a[l]
