@@ -81,8 +81,8 @@ extension PreparedFrame {
     let cx = intrinsics.cx
     let inverseFx = 1 / intrinsics.fx
     let inverseFy = 1 / intrinsics.fy
-    spheres.withUnsafeBufferPointer { spheres in
-      sphereMaterials.withUnsafeBufferPointer { sphereMaterials in
+    fastSpheres.withUnsafeBufferPointer { fastSpheres in
+      fastSphereMaterials.withUnsafeBufferPointer { fastSphereMaterials in
         materials.withUnsafeBufferPointer { materials in
           for sy in grid.firstRow..<(grid.firstRow + grid.rowCount) {
             let v = grid.v(sy)
@@ -92,13 +92,9 @@ extension PreparedFrame {
             let dy = -(v - intrinsics.cy) * inverseFy
             // The material index when sample i is a uniform-scale sphere whose material
             // `ShadingLights.shadeSpheres` handles, else −1.
-            @inline(__always) func fastMaterial(_ i: Int) -> Int {
+            @inline(__always) func fastMaterial(_ i: Int) -> Int32 {
               let id = buffers.ids[i]
-              guard id >= 0, id < sphereCount, spheres[Int(id)].inverseRadius > 0 else {
-                return -1
-              }
-              let index = sphereMaterials[Int(id)]
-              return materials[index].isFastSphere ? index : -1
+              return id >= 0 && id < sphereCount ? fastSphereMaterials[Int(id)] : -1
             }
             var sx = 0
             while sx < grid.columns {
@@ -110,33 +106,53 @@ extension PreparedFrame {
                 sx += 1
                 continue
               }
-              let material0 = fastMaterial(i)
-              if material0 >= 0 {
-                // Two samples at once when the next one is a compatible sphere sample, else
-                // this one in both lanes (same operations per lane: same bits either way).
-                let material1 = sx + 1 < grid.columns ? fastMaterial(i + 1) : -1
-                let paired =
-                  material1 >= 0
-                  && materials[material1].lightingModel == materials[material0].lightingModel
-                  && materials[material1].wholeShininess == materials[material0].wholeShininess
-                let j = paired ? i + 1 : i
-                let sphere0 = spheres[Int(id)]
-                let sphere1 = spheres[Int(buffers.ids[j])]
-                let (color0, color1) = lights.shadeSpheres(
-                  materials[material0], materials[paired ? material1 : material0],
-                  dx: SIMD2(grid.u(sx) - cx, grid.u(paired ? sx + 1 : sx) - cx) * inverseFx,
-                  dy: dy, depth: SIMD2(buffers.depths[i], buffers.depths[j]),
-                  cx: SIMD2(sphere0.centre.x, sphere1.centre.x),
-                  cy: SIMD2(sphere0.centre.y, sphere1.centre.y),
-                  cz: SIMD2(sphere0.centre.z, sphere1.centre.z),
-                  inverseRadius: SIMD2(sphere0.inverseRadius, sphere1.inverseRadius))
-                buffers.colors[i] = color0
-                if paired {
-                  buffers.colors[j] = color1
-                  sx += 2
-                } else {
-                  sx += 1
+              let material = fastMaterial(i)
+              if material >= 0 {
+                // Up to four neighbouring samples with the same lighting model and exponent
+                // (the other lanes repeat the last one; each lane's bits are its own).
+                let model = materials[Int(material)].lightingModel
+                let exponent = materials[Int(material)].wholeShininess
+                var count = 1
+                while count < 4, sx + count < grid.columns {
+                  let next = fastMaterial(i + count)
+                  guard next >= 0, materials[Int(next)].lightingModel == model,
+                    materials[Int(next)].wholeShininess == exponent
+                  else { break }
+                  count += 1
                 }
+                @inline(__always) func lane(_ l: Int) -> Int { i + min(l, count - 1) }
+                @inline(__always) func sphere(_ l: Int) -> SIMD4<Double> {
+                  fastSpheres[Int(buffers.ids[lane(l)])]
+                }
+                let s0 = sphere(0)
+                let s1 = sphere(1)
+                let s2 = sphere(2)
+                let s3 = sphere(3)
+                let u0 = grid.u(sx)
+                let samples = SphereSamples(
+                  dx: (SIMD4(
+                    u0, grid.u(sx + min(1, count - 1)), grid.u(sx + min(2, count - 1)),
+                    grid.u(sx + count - 1)) - cx) * inverseFx,
+                  dy: dy,
+                  depth: SIMD4(
+                    buffers.depths[lane(0)], buffers.depths[lane(1)], buffers.depths[lane(2)],
+                    buffers.depths[lane(3)]),
+                  cx: SIMD4(s0.x, s1.x, s2.x, s3.x), cy: SIMD4(s0.y, s1.y, s2.y, s3.y),
+                  cz: SIMD4(s0.z, s1.z, s2.z, s3.z), inverseRadius: SIMD4(s0.w, s1.w, s2.w, s3.w))
+                let lighting = lights.shadeSpheres(
+                  samples, blinn: model == .blinn, exponent: exponent)
+                @inline(__always) func store(
+                  _ l: Int, _ diffuseLight: SIMD3<Double>, _ specularLight: SIMD3<Double>
+                ) {
+                  buffers.colors[i + l] = lights.combine(
+                    materials[Int(fastMaterial(i + l))], diffuseLight: diffuseLight,
+                    specularLight: specularLight)
+                }
+                store(0, lighting.diffuse.0, lighting.specular.0)
+                if count > 1 { store(1, lighting.diffuse.1, lighting.specular.1) }
+                if count > 2 { store(2, lighting.diffuse.2, lighting.specular.2) }
+                if count > 3 { store(3, lighting.diffuse.3, lighting.specular.3) }
+                sx += count
                 continue
               }
               buffers.colors[i] = shade(

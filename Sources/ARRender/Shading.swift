@@ -149,8 +149,8 @@ struct ShadingLights: Sendable {
 }
 
 /// `x^n` lane-wise for whole n ≥ 0, the same steps as `wholePower`.
-@inline(__always) func wholePower(_ x: SIMD2<Double>, _ n: Int) -> SIMD2<Double> {
-  guard n > 0 else { return SIMD2(repeating: 1) }
+@inline(__always) func wholePower(_ x: SIMD4<Double>, _ n: Int) -> SIMD4<Double> {
+  guard n > 0 else { return SIMD4(repeating: 1) }
   var result = x
   var bit = (Int.bitWidth - 1) - n.leadingZeroBitCount - 1
   while bit >= 0 {
@@ -161,65 +161,85 @@ struct ShadingLights: Sendable {
   return result
 }
 
+/// Up to four samples of uniform-scale spheres for `ShadingLights.shadeSpheres`, lane by lane
+/// (unused lanes repeat a used one).
+struct SphereSamples {
+  /// Camera-space ray direction `(dx, dy, −1)` and depth t: the hit is `t·d`.
+  var dx: SIMD4<Double>
+  var dy: Double
+  var depth: SIMD4<Double>
+  /// Camera-space sphere centres and 1 / radius.
+  var cx: SIMD4<Double>
+  var cy: SIMD4<Double>
+  var cz: SIMD4<Double>
+  var inverseRadius: SIMD4<Double>
+}
+
+/// Per lane of `SphereSamples`: the summed diffuse light (ambient included) and specular light.
+struct SphereLighting {
+  var diffuse: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+  var specular: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+}
+
 extension ShadingLights {
-  /// Lambert or blinn shading (no texture, whole-number shininess) of two samples of
-  /// uniform-scale spheres at once, lane by lane (both lanes may be the same sample).
-  ///
-  /// Camera space: the lane's ray direction is `d = (dx, dy, −1)` and its depth t, so the hit
-  /// is `t·d`; the sphere has centre `(cx, cy, cz)` and `1 / radius` `inverseRadius`. The
-  /// normal `(t·d − centre) / radius` faces the viewer (flipped when seen from inside); the
-  /// view vector is `−d / |d|`. Returns the clamped colours of lane 0 and lane 1.
+  /// Lambert or blinn shading (no texture, whole-number shininess `exponent`, `blinn` or
+  /// lambert for all lanes) of up to four sphere samples, lane by lane, so a sample's colour
+  /// does not depend on its neighbours. The normal `(t·d − centre) / radius` faces the viewer
+  /// (flipped when seen from inside); the view vector is `−d / |d|`. Returns each lane's
+  /// summed diffuse light (ambient included) and specular light, for `combine`.
   @inline(__always) func shadeSpheres(
-    _ material0: ShadingMaterial, _ material1: ShadingMaterial, dx: SIMD2<Double>, dy: Double,
-    depth t: SIMD2<Double>, cx: SIMD2<Double>, cy: SIMD2<Double>, cz: SIMD2<Double>,
-    inverseRadius: SIMD2<Double>
-  ) -> (SIMD3<Double>, SIMD3<Double>) {
-    let inverseLength = 1 / (dx * dx + SIMD2(repeating: dy * dy + 1)).squareRoot()
-    let vx = -dx * inverseLength
-    let vy = -dy * inverseLength
-    let vz = inverseLength
-    var nx = (dx * t - cx) * inverseRadius
-    var ny = (dy * t - cy) * inverseRadius
-    var nz = (-t - cz) * inverseRadius
-    let nv = nx * vx + ny * vy + nz * vz
-    let flip = SIMD2<Double>(nv[0] < 0 ? -1 : 1, nv[1] < 0 ? -1 : 1)
+    _ samples: SphereSamples, blinn: Bool, exponent: Int
+  ) -> SphereLighting {
+    let dx = samples.dx
+    let dy = samples.dy
+    let t = samples.depth
+    // |d|; the view vector V = −d / |d| is never formed: N·V < 0 ⇔ N·d > 0, and for the
+    // halfway vector, L + V = (|d| L − d) / |d|, so N·H = N·g / |g| with g = |d| L − d (one
+    // square root and one division per light, no division for V).
+    let length = (dx * dx + SIMD4(repeating: dy * dy + 1)).squareRoot()
+    var nx = (dx * t - samples.cx) * samples.inverseRadius
+    var ny = (dy * t - samples.cy) * samples.inverseRadius
+    var nz = (-t - samples.cz) * samples.inverseRadius
+    let nd = nx * dx + ny * dy - nz
+    let flip = SIMD4<Double>(
+      nd[0] > 0 ? -1 : 1, nd[1] > 0 ? -1 : 1, nd[2] > 0 ? -1 : 1, nd[3] > 0 ? -1 : 1)
     nx *= flip
     ny *= flip
     nz *= flip
-    var diffuse0 = ambient
-    var diffuse1 = ambient
-    var specular0 = SIMD3<Double>(0, 0, 0)
-    var specular1 = SIMD3<Double>(0, 0, 0)
-    let blinn = material0.lightingModel == .blinn
-    let exponent = material0.wholeShininess
+    var diffuse = (ambient, ambient, ambient, ambient)
+    let zero = SIMD3<Double>(0, 0, 0)
+    var specular = (zero, zero, zero, zero)
     for i in towardLights.indices {
       let l = towardLights[i]
       let c = colors[i]
       let nl = nx * l.x + ny * l.y + nz * l.z
-      diffuse0 += c * max(0, nl[0])
-      diffuse1 += c * max(0, nl[1])
+      diffuse.0 += c * max(0, nl[0])
+      diffuse.1 += c * max(0, nl[1])
+      diffuse.2 += c * max(0, nl[2])
+      diffuse.3 += c * max(0, nl[3])
       guard blinn else { continue }
-      let hx = vx + l.x
-      let hy = vy + l.y
-      let hz = vz + l.z
-      let length = (hx * hx + hy * hy + hz * hz).squareRoot()
-      var nh = (nx * hx + ny * hy + nz * hz) / length
-      nh = SIMD2(max(0, nh[0]), max(0, nh[1]))
+      let gx = length * l.x - dx
+      let gy = length * l.y - dy
+      let gz = length * l.z + 1
+      let gLength = (gx * gx + gy * gy + gz * gz).squareRoot()
+      var nh = (nx * gx + ny * gy + nz * gz) / gLength
+      nh = SIMD4(max(0, nh[0]), max(0, nh[1]), max(0, nh[2]), max(0, nh[3]))
       let power = wholePower(nh, exponent)
-      if length[0] > 0 { specular0 += c * power[0] }
-      if length[1] > 0 { specular1 += c * power[1] }
+      if gLength[0] > 0 { specular.0 += c * power[0] }
+      if gLength[1] > 0 { specular.1 += c * power[1] }
+      if gLength[2] > 0 { specular.2 += c * power[2] }
+      if gLength[3] > 0 { specular.3 += c * power[3] }
     }
-    var color0 = material0.diffuse * diffuse0
-    var color1 = material1.diffuse * diffuse1
-    if blinn {
-      color0 += material0.specular * specular0
-      color1 += material1.specular * specular1
-    }
-    return (clamp(color0), clamp(color1))
+    return SphereLighting(diffuse: diffuse, specular: specular)
   }
 
-  /// Each channel clamped to 0…1 (scalar: the SIMD clamp is an out-of-line call).
-  @inline(__always) func clamp(_ c: SIMD3<Double>) -> SIMD3<Double> {
-    SIMD3(min(max(c.x, 0), 1), min(max(c.y, 0), 1), min(max(c.z, 0), 1))
+  /// The clamped colour from the summed lights: `D ⊙ diffuseLight (+ S ⊙ specularLight)`.
+  @inline(__always) func combine(
+    _ material: ShadingMaterial, diffuseLight: SIMD3<Double>, specularLight: SIMD3<Double>
+  ) -> SIMD3<Double> {
+    var color = material.diffuse * diffuseLight
+    if material.lightingModel == .blinn { color += material.specular * specularLight }
+    return SIMD3(
+      min(max(color.x, 0), 1), min(max(color.y, 0), 1), min(max(color.z, 0), 1))
   }
 }
