@@ -81,6 +81,8 @@ extension PreparedFrame {
     let cx = intrinsics.cx
     let inverseFx = 1 / intrinsics.fx
     let inverseFy = 1 / intrinsics.fy
+    // Per material: samples shade together when these agree (blinn flag, whole exponent).
+    let shadingKeys = fastShadingKeys
     fastSpheres.withUnsafeBufferPointer { fastSpheres in
       fastSphereMaterials.withUnsafeBufferPointer { fastSphereMaterials in
         materials.withUnsafeBufferPointer { materials in
@@ -106,18 +108,17 @@ extension PreparedFrame {
                 sx += 1
                 continue
               }
-              let material = fastMaterial(i)
-              if material >= 0 {
+              let material0 = fastMaterial(i)
+              if material0 >= 0 {
                 // Up to four neighbouring samples with the same lighting model and exponent
                 // (the other lanes repeat the last one; each lane's bits are its own).
-                let model = materials[Int(material)].lightingModel
-                let exponent = materials[Int(material)].wholeShininess
+                let key = shadingKeys[Int(material0)]
+                var lanes = SIMD4<Int32>(repeating: material0)
                 var count = 1
                 while count < 4, sx + count < grid.columns {
                   let next = fastMaterial(i + count)
-                  guard next >= 0, materials[Int(next)].lightingModel == model,
-                    materials[Int(next)].wholeShininess == exponent
-                  else { break }
+                  guard next >= 0, shadingKeys[Int(next)] == key else { break }
+                  lanes[count] = next
                   count += 1
                 }
                 @inline(__always) func lane(_ l: Int) -> Int { i + min(l, count - 1) }
@@ -128,10 +129,9 @@ extension PreparedFrame {
                 let s1 = sphere(1)
                 let s2 = sphere(2)
                 let s3 = sphere(3)
-                let u0 = grid.u(sx)
                 let samples = SphereSamples(
                   dx: (SIMD4(
-                    u0, grid.u(sx + min(1, count - 1)), grid.u(sx + min(2, count - 1)),
+                    grid.u(sx), grid.u(sx + min(1, count - 1)), grid.u(sx + min(2, count - 1)),
                     grid.u(sx + count - 1)) - cx) * inverseFx,
                   dy: dy,
                   depth: SIMD4(
@@ -139,14 +139,16 @@ extension PreparedFrame {
                     buffers.depths[lane(3)]),
                   cx: SIMD4(s0.x, s1.x, s2.x, s3.x), cy: SIMD4(s0.y, s1.y, s2.y, s3.y),
                   cz: SIMD4(s0.z, s1.z, s2.z, s3.z), inverseRadius: SIMD4(s0.w, s1.w, s2.w, s3.w))
-                let lighting = lights.shadeSpheres(
-                  samples, blinn: model == .blinn, exponent: exponent)
+                let blinn = key & 1 != 0
+                let lighting = lights.shadeSpheres(samples, blinn: blinn, exponent: key >> 1)
                 @inline(__always) func store(
                   _ l: Int, _ diffuseLight: SIMD3<Double>, _ specularLight: SIMD3<Double>
                 ) {
-                  buffers.colors[i + l] = lights.combine(
-                    materials[Int(fastMaterial(i + l))], diffuseLight: diffuseLight,
-                    specularLight: specularLight)
+                  let material = materials[Int(lanes[l])]
+                  var color = material.diffuse * diffuseLight
+                  if blinn { color += material.specular * specularLight }
+                  buffers.colors[i + l] = SIMD3(
+                    min(max(color.x, 0), 1), min(max(color.y, 0), 1), min(max(color.z, 0), 1))
                 }
                 store(0, lighting.diffuse.0, lighting.specular.0)
                 if count > 1 { store(1, lighting.diffuse.1, lighting.specular.1) }

@@ -36,6 +36,9 @@ struct PreparedFrame: Sendable {
   /// uniform scale or its material is not `isFastSphere` (or is uniform).
   var fastSpheres: [SIMD4<Double>] = []
   var fastSphereMaterials: [Int32] = []
+  /// Per material: `2 · wholeShininess + 1` for blinn, `0` for lambert (the lanes of one
+  /// `ShadingLights.shadeSpheres` call share it); meaningful where `isFastSphere`.
+  var fastShadingKeys: [Int] = []
 
   init(_ list: RenderList, camera: Camera) {
     intrinsics = camera.intrinsics
@@ -106,6 +109,9 @@ struct PreparedFrame: Sendable {
         materials[i].isUniform = true
         materials[i].uniform = color
       }
+    }
+    fastShadingKeys = materials.map {
+      $0.lightingModel == .blinn ? 2 * max(0, $0.wholeShininess) + 1 : 0
     }
     for (sphere, material) in zip(spheres, sphereMaterials) {
       fastSpheres.append(SIMD4(sphere.centre, sphere.inverseRadius))

@@ -186,7 +186,8 @@ extension ShadingLights {
   /// lambert for all lanes) of up to four sphere samples, lane by lane, so a sample's colour
   /// does not depend on its neighbours. The normal `(t·d − centre) / radius` faces the viewer
   /// (flipped when seen from inside); the view vector is `−d / |d|`. Returns each lane's
-  /// summed diffuse light (ambient included) and specular light, for `combine`.
+  /// summed diffuse light (ambient included) and specular light: the colour is then
+  /// `D ⊙ diffuse (+ S ⊙ specular)`, clamped.
   @inline(__always) func shadeSpheres(
     _ samples: SphereSamples, blinn: Bool, exponent: Int
   ) -> SphereLighting {
@@ -231,15 +232,5 @@ extension ShadingLights {
       if gLength[3] > 0 { specular.3 += c * power[3] }
     }
     return SphereLighting(diffuse: diffuse, specular: specular)
-  }
-
-  /// The clamped colour from the summed lights: `D ⊙ diffuseLight (+ S ⊙ specularLight)`.
-  @inline(__always) func combine(
-    _ material: ShadingMaterial, diffuseLight: SIMD3<Double>, specularLight: SIMD3<Double>
-  ) -> SIMD3<Double> {
-    var color = material.diffuse * diffuseLight
-    if material.lightingModel == .blinn { color += material.specular * specularLight }
-    return SIMD3(
-      min(max(color.x, 0), 1), min(max(color.y, 0), 1), min(max(color.z, 0), 1))
   }
 }
