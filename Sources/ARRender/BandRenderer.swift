@@ -58,6 +58,7 @@ struct BandRenderer {
           // them, then the box-filter resolve: mean of the N×N samples, clamp, round to
           // 8 bits, half up: ⌊255·x + ½⌋ on the clamped mean.
           let weight = 255 / Double(scale * scale)
+          guard let pixelBytes = UnsafeMutableRawPointer(output.pixels.baseAddress) else { return }
           let samplesPerRow = grid.columns * scale
           for row in 0..<rows {
             let rowGrid = SampleGrid(
@@ -83,18 +84,22 @@ struct BandRenderer {
                   for sx in 0..<scale { sum += colors[base + sx] }
                 }
               }
-              // Scalar form of `clamped(lowerBound: 0, upperBound: 255)` (same NaN handling:
-              // IEEE minimum/maximum).
-              let x = sum.x * weight
-              let y = sum.y * weight
-              let z = sum.z * weight
-              output.pixels[o] = UInt8(
-                truncatingIfNeeded: Int(Double.minimum(Double.maximum(x, 0), 255) + 0.5))
-              output.pixels[o + 1] = UInt8(
-                truncatingIfNeeded: Int(Double.minimum(Double.maximum(y, 0), 255) + 0.5))
-              output.pixels[o + 2] = UInt8(
-                truncatingIfNeeded: Int(Double.minimum(Double.maximum(z, 0), 255) + 0.5))
-              output.pixels[o + 3] = 255
+              // ⌊clamp(x, 0, 255) + ½⌋ per channel, NaN → 0 (as IEEE maximum(NaN, 0) = 0);
+              // the comparisons compile to maxsd/minsd, unlike `Double.maximum`. The floor
+              // without a checked conversion: y + 2⁵² has ulp 1, so its low mantissa bits hold
+              // y rounded to nearest, r; ⌊y⌋ = r − 1 when r > y.
+              @inline(__always) func byte(_ x: Double) -> UInt32 {
+                let low = x > 0 ? x : 0
+                let y = (low < 255 ? low : 255) + 0.5
+                let shifted = y + 0x1p52
+                let bits = UInt32(truncatingIfNeeded: shifted.bitPattern)
+                return shifted - 0x1p52 > y ? bits &- 1 : bits
+              }
+              let rgba =
+                byte(sum.x * weight) | byte(sum.y * weight) << 8 | byte(sum.z * weight) << 16
+                | 0xFF00_0000
+              // Little-endian RGBA bytes in one store.
+              pixelBytes.storeBytes(of: rgba.littleEndian, toByteOffset: o, as: UInt32.self)
               o += 4
             }
           }
@@ -130,18 +135,19 @@ struct SampleGrid {
 
   /// Screen u of sample column sx.
   @inline(__always) func u(_ sx: Int) -> Double {
-    (Double(sx) + 0.5) / Double(scale) - 0.5
+    // With N = 1 the formula (sx + ½)/1 − ½ is exactly sx: skip the division.
+    scale == 1 ? Double(sx) : (Double(sx) + 0.5) / Double(scale) - 0.5
   }
   /// Screen v of (whole-image) sample row sy.
   @inline(__always) func v(_ sy: Int) -> Double {
-    (Double(sy) + 0.5) / Double(scale) - 0.5
+    scale == 1 ? Double(sy) : (Double(sy) + 0.5) / Double(scale) - 0.5
   }
 
   /// Sample columns whose u lies in [minU, maxU].
   @inline(__always) func columns(minU: Double, maxU: Double) -> Range<Int> {
     let n = Double(scale)
-    let low = ((minU + 0.5) * n - 0.5).rounded(.up)
-    let high = ((maxU + 0.5) * n - 0.5).rounded(.down)
+    let low = roundedUp((minU + 0.5) * n - 0.5)
+    let high = roundedDown((maxU + 0.5) * n - 0.5)
     guard low <= high, high >= 0, low < Double(columns) else { return 0..<0 }
     return Int(max(0, low))..<Int(min(Double(columns - 1), high)) + 1
   }
@@ -149,13 +155,28 @@ struct SampleGrid {
   /// Whole-image sample rows of this band whose v lies in [minV, maxV].
   @inline(__always) func rows(minV: Double, maxV: Double) -> Range<Int> {
     let n = Double(scale)
-    let low = ((minV + 0.5) * n - 0.5).rounded(.up)
-    let high = ((maxV + 0.5) * n - 0.5).rounded(.down)
+    let low = roundedUp((minV + 0.5) * n - 0.5)
+    let high = roundedDown((maxV + 0.5) * n - 0.5)
     let first = Double(firstRow)
     let last = Double(firstRow + rowCount - 1)
     guard low <= high, high >= first, low <= last else { return 0..<0 }
     return Int(max(first, low))..<Int(min(last, high)) + 1
   }
+}
+
+/// `x.rounded(.up)` up to the sign of zero, without a libm call (baseline x86-64 has no
+/// rounding instruction): whole numbers, infinities and NaN pass through.
+@inline(__always) func roundedUp(_ x: Double) -> Double {
+  guard abs(x) < 0x1p52 else { return x }
+  let truncated = Double(Int64(x))
+  return truncated < x ? truncated + 1 : truncated
+}
+
+/// `x.rounded(.down)` up to the sign of zero, without a libm call.
+@inline(__always) func roundedDown(_ x: Double) -> Double {
+  guard abs(x) < 0x1p52 else { return x }
+  let truncated = Double(Int64(x))
+  return truncated > x ? truncated - 1 : truncated
 }
 
 /// Unsafe views of a band's sample buffers.

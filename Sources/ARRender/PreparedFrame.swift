@@ -31,6 +31,14 @@ struct PreparedFrame: Sendable {
   /// (ties in list order).
   var transparent: [DrawEntry] = []
   var lights: ShadingLights
+  /// Per sphere, for the shading fast path (`ShadingLights.shadeSpheres`): camera-space centre
+  /// and 1 / radius (x, y, z, w), and the material index, or −1 when the sphere is not of
+  /// uniform scale or its material is not `isFastSphere` (or is uniform).
+  var fastSpheres: [SIMD4<Double>] = []
+  var fastSphereMaterials: [Int32] = []
+  /// Per material: `2 · wholeShininess + 1` for blinn, `0` for lambert (the lanes of one
+  /// `ShadingLights.shadeSpheres` call share it); meaningful where `isFastSphere`.
+  var fastShadingKeys: [Int] = []
 
   init(_ list: RenderList, camera: Camera) {
     intrinsics = camera.intrinsics
@@ -101,6 +109,16 @@ struct PreparedFrame: Sendable {
         materials[i].isUniform = true
         materials[i].uniform = color
       }
+    }
+    fastShadingKeys = materials.map {
+      $0.lightingModel == .blinn ? 2 * max(0, $0.wholeShininess) + 1 : 0
+    }
+    for (sphere, material) in zip(spheres, sphereMaterials) {
+      fastSpheres.append(SIMD4(sphere.centre, sphere.inverseRadius))
+      let fast =
+        sphere.inverseRadius > 0 && materials[material].isFastSphere
+        && !materials[material].isUniform
+      fastSphereMaterials.append(fast ? Int32(material) : -1)
     }
     transparentItems.sort { ($0.depth, $1.order) > ($1.depth, $0.order) }
     transparent = transparentItems.flatMap(\.entries)

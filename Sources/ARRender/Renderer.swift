@@ -100,10 +100,7 @@ public struct Renderer: Sendable {
           let y = Double(v)
           if entry.isSphere {
             let sphere = frame.spheres[entry.index]
-            if sphere.depth(
-              u: x, rowDirection: sphere.rowDirection(v: y), near: frame.near, far: frame.far)
-              != nil
-            {
+            if sphere.depth(u: x, v: y, near: frame.near, far: frame.far) != nil {
               counts[v * width + u] += 1
             }
           } else if frame.triangles[entry.index].outline.covers(u: x, v: y) {

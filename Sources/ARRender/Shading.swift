@@ -24,6 +24,9 @@ struct ShadingMaterial: Sendable {
   /// `uniform` (`uniformColor`), so the shading call can be skipped.
   var isUniform = false
   var uniform = SIMD3<Double>(0, 0, 0)
+  /// Whether `ShadingLights.shadeSpheres` shades it: lambert, or blinn with whole-number
+  /// shininess.
+  var isFastSphere: Bool
 
   init(_ material: Material, opacity: Double) {
     diffuse = SIMD3(material.diffuse.red, material.diffuse.green, material.diffuse.blue)
@@ -34,6 +37,8 @@ struct ShadingMaterial: Sendable {
     wholeShininess =
       shininess >= 0 && shininess <= 128 && shininess.rounded(.towardZero) == shininess
       ? Int(shininess) : -1
+    isFastSphere =
+      lightingModel == .lambert || (lightingModel == .blinn && wholeShininess >= 0)
   }
 
   /// The shaded colour when it does not depend on the sample (constant lighting without a
@@ -140,5 +145,92 @@ struct ShadingLights: Sendable {
     let top = texel(x0, y0) * (1 - wx) + texel(x1, y0) * wx
     let bottom = texel(x0, y1) * (1 - wx) + texel(x1, y1) * wx
     return (top * (1 - wy) + bottom * wy) / 255
+  }
+}
+
+/// `x^n` lane-wise for whole n ≥ 0, the same steps as `wholePower`.
+@inline(__always) func wholePower(_ x: SIMD4<Double>, _ n: Int) -> SIMD4<Double> {
+  guard n > 0 else { return SIMD4(repeating: 1) }
+  var result = x
+  var bit = (Int.bitWidth - 1) - n.leadingZeroBitCount - 1
+  while bit >= 0 {
+    result *= result
+    if n & (1 << bit) != 0 { result *= x }
+    bit -= 1
+  }
+  return result
+}
+
+/// Up to four samples of uniform-scale spheres for `ShadingLights.shadeSpheres`, lane by lane
+/// (unused lanes repeat a used one).
+struct SphereSamples {
+  /// Camera-space ray direction `(dx, dy, −1)` and depth t: the hit is `t·d`.
+  var dx: SIMD4<Double>
+  var dy: Double
+  var depth: SIMD4<Double>
+  /// Camera-space sphere centres and 1 / radius.
+  var cx: SIMD4<Double>
+  var cy: SIMD4<Double>
+  var cz: SIMD4<Double>
+  var inverseRadius: SIMD4<Double>
+}
+
+/// Per lane of `SphereSamples`: the summed diffuse light (ambient included) and specular light.
+struct SphereLighting {
+  var diffuse: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+  var specular: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+}
+
+extension ShadingLights {
+  /// Lambert or blinn shading (no texture, whole-number shininess `exponent`, `blinn` or
+  /// lambert for all lanes) of up to four sphere samples, lane by lane, so a sample's colour
+  /// does not depend on its neighbours. The normal `(t·d − centre) / radius` faces the viewer
+  /// (flipped when seen from inside); the view vector is `−d / |d|`. Returns each lane's
+  /// summed diffuse light (ambient included) and specular light: the colour is then
+  /// `D ⊙ diffuse (+ S ⊙ specular)`, clamped.
+  @inline(__always) func shadeSpheres(
+    _ samples: SphereSamples, blinn: Bool, exponent: Int
+  ) -> SphereLighting {
+    let dx = samples.dx
+    let dy = samples.dy
+    let t = samples.depth
+    // |d|; the view vector V = −d / |d| is never formed: N·V < 0 ⇔ N·d > 0, and for the
+    // halfway vector, L + V = (|d| L − d) / |d|, so N·H = N·g / |g| with g = |d| L − d (one
+    // square root and one division per light, no division for V).
+    let length = (dx * dx + SIMD4(repeating: dy * dy + 1)).squareRoot()
+    var nx = (dx * t - samples.cx) * samples.inverseRadius
+    var ny = (dy * t - samples.cy) * samples.inverseRadius
+    var nz = (-t - samples.cz) * samples.inverseRadius
+    let nd = nx * dx + ny * dy - nz
+    let flip = SIMD4<Double>(
+      nd[0] > 0 ? -1 : 1, nd[1] > 0 ? -1 : 1, nd[2] > 0 ? -1 : 1, nd[3] > 0 ? -1 : 1)
+    nx *= flip
+    ny *= flip
+    nz *= flip
+    var diffuse = (ambient, ambient, ambient, ambient)
+    let zero = SIMD3<Double>(0, 0, 0)
+    var specular = (zero, zero, zero, zero)
+    for i in towardLights.indices {
+      let l = towardLights[i]
+      let c = colors[i]
+      let nl = nx * l.x + ny * l.y + nz * l.z
+      diffuse.0 += c * max(0, nl[0])
+      diffuse.1 += c * max(0, nl[1])
+      diffuse.2 += c * max(0, nl[2])
+      diffuse.3 += c * max(0, nl[3])
+      guard blinn else { continue }
+      let gx = length * l.x - dx
+      let gy = length * l.y - dy
+      let gz = length * l.z + 1
+      let gLength = (gx * gx + gy * gy + gz * gz).squareRoot()
+      var nh = (nx * gx + ny * gy + nz * gz) / gLength
+      nh = SIMD4(max(0, nh[0]), max(0, nh[1]), max(0, nh[2]), max(0, nh[3]))
+      let power = wholePower(nh, exponent)
+      if gLength[0] > 0 { specular.0 += c * power[0] }
+      if gLength[1] > 0 { specular.1 += c * power[1] }
+      if gLength[2] > 0 { specular.2 += c * power[2] }
+      if gLength[3] > 0 { specular.3 += c * power[3] }
+    }
+    return SphereLighting(diffuse: diffuse, specular: specular)
   }
 }

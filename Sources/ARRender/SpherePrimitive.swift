@@ -27,6 +27,11 @@ struct SpherePrimitive: Sendable {
   /// Columns of `nodeFromCamera`'s linear part: camera normal = (cᵢ · p_local)ᵢ (inverse
   /// transpose of `cameraFromNode`).
   var normalColumns: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+  /// Camera-space centre, and 1 / the camera-space radius when `cameraFromNode` is a rotation
+  /// × uniform scale (to 1e-12 relative), else 0: then the unit normal at camera point p is
+  /// (p − centre) / radius, with no matrix (the shading fast path).
+  var centre: SIMD3<Double>
+  var inverseRadius: Double
   /// A lower bound of every visible depth (metres), for early depth rejection.
   var minDepth: Double
   /// Conservative screen bounds (may be infinite).
@@ -71,8 +76,13 @@ struct SpherePrimitive: Sendable {
     let g02 = abs(dot(m0, m2))
     let g12 = abs(dot(m1, m2))
     let sigmaSquared = max(g00 + g01 + g02, g11 + g01 + g12, g22 + g02 + g12)
+    let tolerance = 1e-12 * g00
+    let isUniform =
+      abs(g11 - g00) <= tolerance && abs(g22 - g00) <= tolerance && g01 <= tolerance
+      && g02 <= tolerance && g12 <= tolerance
+    inverseRadius = isUniform ? 1 / (radius * g00.squareRoot()) : 0
+    centre = simd(cameraFromNode.columns.3.xyz)
     let boundingRadius = radius * sigmaSquared.squareRoot() * (1 + 1e-9)
-    let centre = simd(cameraFromNode.columns.3.xyz)
     let centreDepth = -centre.z
     guard boundingRadius.isFinite, centreDepth + boundingRadius >= near,
       centreDepth - boundingRadius <= far
@@ -108,47 +118,20 @@ struct SpherePrimitive: Sendable {
     direction0 + directionPerV * v
   }
 
-  /// The range of u on row v where the discriminant can be positive, widened by `margin`, or
-  /// `nil` when the row misses the sphere. Unbounded rows give infinite ends.
-  @inline(__always) func span(rowDirection dRow: SIMD3<Double>, margin: Double) -> (
-    Double, Double
-  )? {
-    // D(u) = (A + uB)² − k (C + 2uE + u²F) = qa u² + 2 qb u + qc.
-    let a = (origin * dRow).sum()
-    let b = (origin * directionPerU).sum()
-    let c = (dRow * dRow).sum()
-    let e = (dRow * directionPerU).sum()
-    let f = (directionPerU * directionPerU).sum()
-    let qa = b * b - k * f
-    let qb = a * b - k * e
-    let qc = a * a - k * c
-    guard qa < 0 else { return (-.infinity, .infinity) }
-    let discriminant = qb * qb - qa * qc
-    guard discriminant > 0 else { return nil }
-    let root = discriminant.squareRoot()
-    let u1 = (-qb + root) / qa
-    let u2 = (-qb - root) / qa
-    return (min(u1, u2) - margin, max(u1, u2) + margin)
+  /// The ray-sphere quadratic's coefficients on sample row v, as polynomials in u: with
+  /// d(u) = d_row + u·d_u, `a(u) = d·d = a₀ + u (a₁ + u a₂)` and `b(u) = o·d = b₀ + u b₁`.
+  @inline(__always) func row(v: Double) -> SphereRow {
+    let dRow = rowDirection(v: v)
+    return SphereRow(
+      a0: (dRow * dRow).sum(), a1: 2 * (dRow * directionPerU).sum(),
+      a2: (directionPerU * directionPerU).sum(), b0: (origin * dRow).sum(),
+      b1: (origin * directionPerU).sum(), k: k)
   }
 
-  /// The depth (metres along −Z) at which the ray through (u, v) first meets the sphere at or
-  /// beyond `near` (the far side when the near side is clipped), or `nil`; `rowDirection` is
-  /// `rowDirection(v:)`. Depths beyond `far` return `nil`.
-  @inline(__always) func depth(
-    u: Double, rowDirection dRow: SIMD3<Double>, near: Double, far: Double
-  )
-    -> Double?
-  {
-    let d = dRow + directionPerU * u
-    let a = (d * d).sum()
-    let b = (origin * d).sum()
-    let discriminant = b * b - a * k
-    guard discriminant > 0 else { return nil }
-    let root = discriminant.squareRoot()
-    let nearHit = (-b - root) / a
-    if nearHit >= near { return nearHit <= far ? nearHit : nil }
-    let farHit = (-b + root) / a
-    return farHit >= near && farHit <= far ? farHit : nil
+  /// The depth (metres along −Z) at which the ray through (u, v) first meets the sphere (see
+  /// `SphereRow.depth`).
+  @inline(__always) func depth(u: Double, v: Double, near: Double, far: Double) -> Double? {
+    row(v: v).depth(u: u, near: near, far: far)
   }
 
   /// The unit camera-space normal at depth t on the ray through (u, v), facing the viewer.
@@ -161,5 +144,81 @@ struct SpherePrimitive: Sendable {
     let length = (n * n).sum().squareRoot()
     n = length > 0 ? n / length : view
     return (n * view).sum() < 0 ? -n : n
+  }
+}
+
+/// A sphere's ray quadratic `a t² + 2 b t + k = 0` on one sample row (`SpherePrimitive.row`).
+struct SphereRow {
+  var a0: Double
+  var a1: Double
+  var a2: Double
+  var b0: Double
+  var b1: Double
+  var k: Double
+
+  /// The depth at which the ray through (u, v) first meets the sphere at or beyond `near` (the
+  /// far side when the near side is clipped), or `nil`; depths beyond `far` return `nil`.
+  @inline(__always) func depth(u: Double, near: Double, far: Double) -> Double? {
+    let a = a0 + u * (a1 + u * a2)
+    let b = b0 + u * b1
+    let discriminant = b * b - a * k
+    guard discriminant > 0 else { return nil }
+    let root = discriminant.squareRoot()
+    let nearHit = (-b - root) / a
+    if nearHit >= near { return nearHit <= far ? nearHit : nil }
+    let farHit = (-b + root) / a
+    return farHit >= near && farHit <= far ? farHit : nil
+  }
+
+  /// `depth(u:near:far:)` for two samples at once, lane by lane (same operations, so the same
+  /// bits); +∞ where that returns `nil`.
+  @inline(__always) func depths(u: SIMD2<Double>, near: Double, far: Double) -> SIMD2<Double> {
+    let a = a0 + u * (a1 + u * a2)
+    let b = b0 + u * b1
+    let discriminant = b * b - a * k
+    let hit0 = discriminant[0] > 0
+    let hit1 = discriminant[1] > 0
+    guard hit0 || hit1 else { return SIMD2(repeating: .infinity) }
+    // Lanes that miss take the root of |discriminant| (their result is discarded): a provably
+    // non-negative argument lets the square root compile to one vector instruction.
+    let root = SIMD2(abs(discriminant[0]), abs(discriminant[1])).squareRoot()
+    let nearHit = (-b - root) / a
+    if hit0 && hit1 && nearHit[0] >= near && nearHit[1] >= near && nearHit[0] <= far
+      && nearHit[1] <= far
+    {
+      return nearHit
+    }
+    return SphereRow.clippedDepths(
+      nearHit: nearHit, b: b, root: root, a: a, hit0: hit0, hit1: hit1, near: near, far: far)
+  }
+
+  /// The uncommon lanes of `depths`: a miss, or the near root outside near…far.
+  @inline(never) static func clippedDepths(
+    nearHit: SIMD2<Double>, b: SIMD2<Double>, root: SIMD2<Double>, a: SIMD2<Double>,
+    hit0: Bool, hit1: Bool, near: Double, far: Double
+  ) -> SIMD2<Double> {
+    func lane(_ l: Int, _ hit: Bool) -> Double {
+      guard hit else { return .infinity }
+      if nearHit[l] >= near { return nearHit[l] <= far ? nearHit[l] : .infinity }
+      let farHit = (-b[l] + root[l]) / a[l]
+      return farHit >= near && farHit <= far ? farHit : .infinity
+    }
+    return SIMD2(lane(0, hit0), lane(1, hit1))
+  }
+
+  /// The range of u on this row where the discriminant can be positive, widened by `margin`,
+  /// or `nil` when the row misses the sphere. Unbounded rows give infinite ends.
+  @inline(__always) func span(margin: Double) -> (Double, Double)? {
+    // D(u) = b(u)² − k a(u) = qa u² + 2 qb u + qc.
+    let qa = b1 * b1 - k * a2
+    let qb = b0 * b1 - k * (a1 / 2)
+    let qc = b0 * b0 - k * a0
+    guard qa < 0 else { return (-.infinity, .infinity) }
+    let discriminant = qb * qb - qa * qc
+    guard discriminant > 0 else { return nil }
+    let root = discriminant.squareRoot()
+    let u1 = (-qb + root) / qa
+    let u2 = (-qb - root) / qa
+    return (min(u1, u2) - margin, max(u1, u2) + margin)
   }
 }
