@@ -52,10 +52,12 @@ public struct Matrix3: Hashable, Sendable {
     return Matrix3(x, y, x.cross(y))
   }
 
+  /// Exact equality of every component.
   public static func == (a: Matrix3, b: Matrix3) -> Bool {
     a.columns.0 == b.columns.0 && a.columns.1 == b.columns.1 && a.columns.2 == b.columns.2
   }
 
+  /// Hashes every component.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(columns.0)
     hasher.combine(columns.1)

@@ -108,9 +108,11 @@ public struct Matrix4: Hashable, Sendable {
   /// Whether every element is finite.
   public var isFinite: Bool { columnMajorElements.allSatisfy(\.isFinite) }
 
+  /// Exact equality of every component.
   public static func == (a: Matrix4, b: Matrix4) -> Bool {
     a.columnMajorElements == b.columnMajorElements
   }
 
+  /// Hashes every component.
   public func hash(into hasher: inout Hasher) { hasher.combine(columnMajorElements) }
 }

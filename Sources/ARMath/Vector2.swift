@@ -11,12 +11,15 @@ public struct Vector2: Hashable, Sendable {
     self.y = y
   }
 
+  /// The component-wise sum.
   @inlinable public static func + (a: Vector2, b: Vector2) -> Vector2 {
     Vector2(a.x + b.x, a.y + b.y)
   }
+  /// The component-wise difference.
   @inlinable public static func - (a: Vector2, b: Vector2) -> Vector2 {
     Vector2(a.x - b.x, a.y - b.y)
   }
+  /// Every component multiplied by `s`.
   @inlinable public static func * (a: Vector2, s: Double) -> Vector2 { Vector2(a.x * s, a.y * s) }
   /// The dot product.
   @inlinable public func dot(_ b: Vector2) -> Double { x * b.x + y * b.y }

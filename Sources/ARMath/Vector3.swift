@@ -33,21 +33,29 @@ public struct Vector3: Hashable, Sendable, CustomStringConvertible {
   /// A description such as `(1.0, 2.0, 3.0)`.
   public var description: String { "(\(x), \(y), \(z))" }
 
+  /// The component-wise sum.
   @inlinable public static func + (a: Vector3, b: Vector3) -> Vector3 {
     Vector3(a.x + b.x, a.y + b.y, a.z + b.z)
   }
+  /// The component-wise difference.
   @inlinable public static func - (a: Vector3, b: Vector3) -> Vector3 {
     Vector3(a.x - b.x, a.y - b.y, a.z - b.z)
   }
+  /// The negated vector.
   @inlinable public static prefix func - (a: Vector3) -> Vector3 { Vector3(-a.x, -a.y, -a.z) }
+  /// Every component multiplied by `s`.
   @inlinable public static func * (a: Vector3, s: Double) -> Vector3 {
     Vector3(a.x * s, a.y * s, a.z * s)
   }
+  /// Every component multiplied by `s`.
   @inlinable public static func * (s: Double, a: Vector3) -> Vector3 { a * s }
+  /// Every component divided by `s` (IEEE division: a zero `s` gives infinities).
   @inlinable public static func / (a: Vector3, s: Double) -> Vector3 {
     Vector3(a.x / s, a.y / s, a.z / s)
   }
+  /// Adds `b` component-wise.
   @inlinable public static func += (a: inout Vector3, b: Vector3) { a = a + b }
+  /// Subtracts `b` component-wise.
   @inlinable public static func -= (a: inout Vector3, b: Vector3) { a = a - b }
 
   /// The component-wise product.

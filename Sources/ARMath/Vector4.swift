@@ -23,9 +23,11 @@ public struct Vector4: Hashable, Sendable {
   /// The first three components.
   @inlinable public var xyz: Vector3 { Vector3(x, y, z) }
 
+  /// The component-wise sum.
   @inlinable public static func + (a: Vector4, b: Vector4) -> Vector4 {
     Vector4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w)
   }
+  /// Every component multiplied by `s`.
   @inlinable public static func * (a: Vector4, s: Double) -> Vector4 {
     Vector4(a.x * s, a.y * s, a.z * s, a.w * s)
   }

@@ -43,11 +43,13 @@ public struct ImageComparison: Hashable, Sendable {
     /// pixelmatch's defaults.
     public init() {}
 
+    /// Exact equality of every component.
     public static func == (a: DiffStyle, b: DiffStyle) -> Bool {
       a.alpha == b.alpha && a.differenceColor == b.differenceColor
         && a.antiAliasedColor == b.antiAliasedColor
     }
 
+    /// Hashes every component.
     public func hash(into hasher: inout Hasher) {
       hasher.combine(alpha)
       hasher.combine(differenceColor.0)

@@ -34,15 +34,20 @@ public struct BenchResult: Sendable {
   public var medianMilliseconds: [(String, Double)]
   /// Wall-clock seconds of the whole run (after loading), and frames per second.
   public var totalSeconds: Double
+  /// End-to-end frames per second.
   public var framesPerSecond: Double
   /// Render and encoder threads.
   public var renderThreads: Int
+  /// PNG encoder threads (0 when frames are not written).
   public var encoderThreads: Int
   /// Load check: stroke spheres whose centre projects inside the image, mean and minimum over
   /// the frames; their projected radius fx · R / depth (pixels), mean and minimum.
   public var meanSpheresInView: Double
+  /// Fewest stroke spheres in view on any frame.
   public var minSpheresInView: Int
+  /// Mean projected sphere radius, pixels.
   public var meanProjectedRadius: Double
+  /// Smallest projected sphere radius, pixels.
   public var minProjectedRadius: Double
   /// Mean PNG file size (bytes) of the written frames (0 for B3).
   public var meanPNGBytes: Double

@@ -23,6 +23,8 @@ public struct Event: Hashable, Sendable {
     .object([("t", .number(t)), ("frame", .integer(frame)), ("event", .string(name))] + fields)
   }
 
+  /// Equal when the JSON objects (at frame 0) are equal.
   public static func == (a: Event, b: Event) -> Bool { a.json(frame: 0) == b.json(frame: 0) }
+  /// Hashes the compact JSON text.
   public func hash(into hasher: inout Hasher) { hasher.combine(json(frame: 0)) }
 }

@@ -13,9 +13,13 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
   case array([JSONValue])
   case object([(String, JSONValue)])
 
+  /// Creates a string value from a literal.
   public init(stringLiteral value: String) { self = .string(value) }
+  /// Creates a integer value from a literal.
   public init(integerLiteral value: Int) { self = .integer(value) }
+  /// Creates a float value from a literal.
   public init(floatLiteral value: Double) { self = .number(value) }
+  /// Creates a boolean value from a literal.
   public init(booleanLiteral value: Bool) { self = .bool(value) }
 
   /// An array of numbers.
@@ -79,6 +83,8 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
     out += "\""
   }
 
+  /// Equal when the compact JSON texts are equal.
   public static func == (a: JSONValue, b: JSONValue) -> Bool { a.text == b.text }
+  /// Hashes the compact JSON text.
   public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 }

@@ -67,11 +67,17 @@ extension SceneFile {
 
   /// Pinhole intrinsics in pixels.
   public struct IntrinsicsSpec: Decodable, Sendable {
+    /// Focal length along u, pixels.
     public var fx: Double
+    /// Focal length along v, pixels.
     public var fy: Double
+    /// Principal point u, pixels (pixel centres at integers).
     public var cx: Double
+    /// Principal point v, pixels.
     public var cy: Double
+    /// Capture image width, pixels.
     public var width: JSONInteger
+    /// Capture image height, pixels.
     public var height: JSONInteger
   }
 
@@ -93,7 +99,9 @@ extension SceneFile {
 
   /// Clip distances.
   public struct ClipSpec: Decodable, Sendable {
+    /// Near clip distance, metres (default 0.001).
     public var near: Double?
+    /// Far clip distance, metres (default 1000).
     public var far: Double?
   }
 
@@ -109,7 +117,9 @@ extension SceneFile {
 
   /// A vertical gradient.
   public struct GradientSpec: Decodable, Sendable {
+    /// Colour at the top row, `[r, g, b]` 0…1.
     public var top: [Double]
+    /// Colour at the bottom row, `[r, g, b]` 0…1.
     public var bottom: [Double]
   }
 
@@ -127,36 +137,57 @@ extension SceneFile {
 
   /// A static node with optional geometry and children.
   public struct NodeSpec: Decodable, Sendable {
+    /// Node name (for lookup and trace.jsonl).
     public var name: String?
     /// Metres, parent frame.
     public var position: [Double]?
     /// Radians (pitch, yaw, roll).
     public var eulerAngles: [Double]?
+    /// Scale along local axes `[x, y, z]` (default 1).
     public var scale: [Double]?
+    /// Opacity 0…1 of the node and its subtree (default 1).
     public var opacity: Double?
+    /// Skip the node and its subtree (default false).
     public var hidden: Bool?
+    /// The node's geometry, if any.
     public var geometry: GeometrySpec?
+    /// The geometry's material (SceneKit defaults).
     public var material: MaterialSpec?
     /// Billboard (`all`/`y`) constraint toward the camera.
     public var billboard: String?
+    /// Child nodes, in the parent's frame.
     public var children: [NodeSpec]?
   }
 
   /// A geometry: exactly one of the fields.
   public struct GeometrySpec: Decodable, Sendable {
+    /// A sphere.
     public var sphere: SphereSpec?
+    /// A box.
     public var box: BoxSpec?
+    /// A plane (local XY, facing +Z).
     public var plane: PlaneGeometrySpec?
   }
 
-  public struct SphereSpec: Decodable, Sendable { public var radius: Double }
+  /// A sphere of `radius` metres (before scale).
+  public struct SphereSpec: Decodable, Sendable {
+    /// Radius, metres before scale.
+    public var radius: Double
+  }
+  /// A box: `width` along x, `height` along y, `length` along z, metres.
   public struct BoxSpec: Decodable, Sendable {
+    /// Extent along local x, metres.
     public var width: Double
+    /// Extent along local y, metres.
     public var height: Double
+    /// Extent along local z, metres.
     public var length: Double
   }
+  /// A plane: `width` along x, `height` along y, metres.
   public struct PlaneGeometrySpec: Decodable, Sendable {
+    /// Extent along local x, metres.
     public var width: Double
+    /// Extent along local y, metres.
     public var height: Double
   }
 
@@ -164,16 +195,21 @@ extension SceneFile {
   public struct MaterialSpec: Decodable, Sendable {
     /// `[r, g, b]` or `[r, g, b, a]`, 0…1.
     public var diffuse: [Double]?
+    /// Specular colour `[r, g, b]` 0…1 (default black, as SceneKit).
     public var specular: [Double]?
+    /// Blinn exponent (default 1).
     public var shininess: Double?
     /// `constant`, `lambert` or `blinn` (default).
     public var lightingModel: String?
+    /// Draw back faces too (default false).
     public var doubleSided: Bool?
+    /// Material opacity 0…1 (default 1).
     public var transparency: Double?
   }
 
   /// A plane anchor.
   public struct PlaneSpec: Decodable, Sendable {
+    /// Anchor identifier (default `plane-<index>`).
     public var id: String?
     /// Anchor origin, world metres.
     public var position: [Double]
@@ -218,8 +254,11 @@ extension SceneFile {
 
   /// One tap.
   public struct TapSpec: Decodable, Sendable {
+    /// τ of the tap, seconds.
     public var t: Double
+    /// Tap pixel u (right), output pixels.
     public var u: Double
+    /// Tap pixel v (down), output pixels.
     public var v: Double
   }
 

@@ -79,6 +79,7 @@ public final class RemoteAssistSession: Session {
   /// The current line colour.
   public var currentColor: Color { lineColor }
 
+  /// Delivers the messages due by this tick (t ≤ τ, integer µs), then turns up to `pointsPerFrame` queued points into spheres.
   public func update(_ context: inout TickContext) {
     // Compared in integer microseconds so τ = k/60 and a log's decimal times agree exactly.
     while nextMessage < messages.count,
@@ -99,6 +100,7 @@ public final class RemoteAssistSession: Session {
     }
   }
 
+  /// `remoteAssist`: stroke count, queued points, line colour and each stroke root's world transform (16 numbers, column-major, metres).
   public func traceFields() -> [(String, JSONValue)] {
     [
       (
