@@ -1,8 +1,19 @@
 extension PreparedFrame {
   /// Visibility: for every sample of the band, the nearest opaque primitive and its depth.
-  /// Strictly nearer wins, so on equal depths the first in list order stays.
+  /// Primitives are drawn near to far; on equal depths the one earlier in list order wins
+  /// (`drawOrder`), the same result as drawing in list order with a strict depth test.
   func rasterizeOpaque(grid: SampleGrid, into buffers: SampleBuffers) {
     let sphereCount = Int32(spheres.count)
+    let drawOrder = self.drawOrder
+    /// Whether a sample at depth `t` of the primitive at list position `order` replaces what
+    /// sample `i` holds.
+    @inline(__always) func wins(_ t: Double, _ order: Int32, _ i: Int) -> Bool {
+      let current = buffers.depths[i]
+      if t < current { return true }
+      guard t == current else { return false }
+      let holder = buffers.ids[i]
+      return holder >= 0 && order < drawOrder[Int(holder)]
+    }
     // The band's first and last sample rows' v: primitives entirely above or below skip the
     // row set-up (their bounds carry a margin, so this drops no covered sample).
     let bandTop = grid.v(grid.firstRow)
@@ -13,6 +24,7 @@ extension PreparedFrame {
         else { continue }
         let sphere = spheres[entry.index]
         let id = Int32(entry.index)
+        let order = drawOrder[entry.index]
         for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
           // Node-local space: ray direction on this row.
           let v = grid.v(sy)
@@ -22,21 +34,21 @@ extension PreparedFrame {
           let columns = grid.columns(
             minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
           // Two samples at a time (square root and division on both lanes at once). A lane
-          // whose stored depth is ≤ minDepth cannot pass `t < current` anyway.
+          // whose stored depth is below minDepth cannot win (t ≥ minDepth).
           var sx = columns.lowerBound
           while sx < columns.upperBound {
             let i = rowBase + sx
             let pair = sx + 1 < columns.upperBound
             let current0 = buffers.depths[i]
             let current1 = pair ? buffers.depths[i + 1] : -Double.infinity
-            if sphere.minDepth < current0 || sphere.minDepth < current1 {
+            if sphere.minDepth <= current0 || sphere.minDepth <= current1 {
               let t = quadratic.depths(
                 u: SIMD2(grid.u(sx), grid.u(pair ? sx + 1 : sx)), near: near, far: far)
-              if t[0] < current0 {
+              if wins(t[0], order, i) {
                 buffers.depths[i] = t[0]
                 buffers.ids[i] = id
               }
-              if t[1] < current1 {
+              if pair, wins(t[1], order, i + 1) {
                 buffers.depths[i + 1] = t[1]
                 buffers.ids[i + 1] = id
               }
@@ -48,6 +60,7 @@ extension PreparedFrame {
         let triangle = triangles[entry.index]
         let outline = triangle.outline
         let id = sphereCount + Int32(entry.index)
+        let order = drawOrder[Int(id)]
         for sy in grid.rows(minV: outline.minV, maxV: outline.maxV) {
           let v = grid.v(sy)
           let rowBase = (sy - grid.firstRow) * grid.columns
@@ -59,7 +72,7 @@ extension PreparedFrame {
             guard let t = triangle.depth(direction: direction(u: u, v: v)), t <= far
             else { continue }
             let i = rowBase + sx
-            if t < buffers.depths[i] {
+            if wins(t, order, i) {
               buffers.depths[i] = t
               buffers.ids[i] = id
             }

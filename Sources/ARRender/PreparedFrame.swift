@@ -27,6 +27,10 @@ struct PreparedFrame: Sendable {
   var triangleMaterials: [Int] = []
   /// Opaque primitives in list order (equal depths: the first drawn wins).
   var opaque: [DrawEntry] = []
+  /// Position of each opaque primitive in list order, by id (spheres first, then triangles
+  /// offset by the sphere count; −1 for transparent ones): equal depths resolve to the earlier
+  /// primitive whatever order `opaque` is drawn in.
+  var drawOrder: [Int32] = []
   /// Transparent primitives, items sorted back to front by the view depth of their node origin
   /// (ties in list order).
   var transparent: [DrawEntry] = []
@@ -104,6 +108,18 @@ struct PreparedFrame: Sendable {
         opaque += entries
       }
     }
+    // Draw opaque primitives near to far (triangles first: few, and often large occluders), so
+    // more samples fail the cheap minimum-depth test; `drawOrder` keeps list-order tie-breaks.
+    drawOrder = [Int32](repeating: -1, count: spheres.count + triangles.count)
+    for (position, entry) in opaque.enumerated() {
+      drawOrder[entry.isSphere ? entry.index : spheres.count + entry.index] = Int32(position)
+    }
+    let nearFirst = opaque.enumerated().sorted { a, b in
+      let ka = a.element.isSphere ? spheres[a.element.index].minDepth : -.infinity
+      let kb = b.element.isSphere ? spheres[b.element.index].minDepth : -.infinity
+      return ka < kb || (ka == kb && a.offset < b.offset)
+    }
+    opaque = nearFirst.map(\.element)
     for i in materials.indices {
       if let color = materials[i].uniformColor {
         materials[i].isUniform = true
