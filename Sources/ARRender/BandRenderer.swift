@@ -73,6 +73,11 @@ struct BandRenderer {
             frame.shadeOpaque(grid: rowGrid, background: background, into: rowBuffers)
             if hasTransparent { frame.blendTransparent(grid: rowGrid, into: rowBuffers) }
             var o = (firstRow + row) * width * 4
+            // The last resolved sum's bits and its pixel: neighbouring pixels often share
+            // their colour bits (background, uniform translucent overlays), and equal bits
+            // give equal bytes, so a repeat skips the conversion. Starts at +0 → black.
+            var lastBits = SIMD3<UInt64>(repeating: 0)
+            var lastRGBA: UInt32 = 0xFF00_0000
             for column in 0..<width {
               var sum: SIMD3<Double>
               if scale == 1 {
@@ -83,6 +88,12 @@ struct BandRenderer {
                   let base = sy * grid.columns + column * scale
                   for sx in 0..<scale { sum += colors[base + sx] }
                 }
+              }
+              let bits = SIMD3(sum.x.bitPattern, sum.y.bitPattern, sum.z.bitPattern)
+              if bits == lastBits {
+                pixelBytes.storeBytes(of: lastRGBA.littleEndian, toByteOffset: o, as: UInt32.self)
+                o += 4
+                continue
               }
               // ⌊clamp(x, 0, 255) + ½⌋ per channel, NaN → 0 (as IEEE maximum(NaN, 0) = 0);
               // the comparisons compile to maxsd/minsd, unlike `Double.maximum`. The floor
@@ -98,6 +109,8 @@ struct BandRenderer {
               let rgba =
                 byte(sum.x * weight) | byte(sum.y * weight) << 8 | byte(sum.z * weight) << 16
                 | 0xFF00_0000
+              lastBits = bits
+              lastRGBA = rgba
               // Little-endian RGBA bytes in one store.
               pixelBytes.storeBytes(of: rgba.littleEndian, toByteOffset: o, as: UInt32.self)
               o += 4
