@@ -105,24 +105,27 @@ struct ScreenPolygon: Sendable {
         return low..<low
       case (true, false):
         // Admitted prefix: the first rejected column in (low, high − 1].
-        var a = low
-        var b = high - 1
-        while b - a > 1 {
-          let m = a + (b - a) / 2
-          if edge.admits(u: grid.u(m), v: v) { a = m } else { b = m }
-        }
-        high = b
+        high = Self.firstChange(low, high - 1) { edge.admits(u: grid.u($0), v: v) }
       case (false, true):
         // Admitted suffix: the first admitted column in (low, high − 1].
-        var a = low
-        var b = high - 1
-        while b - a > 1 {
-          let m = a + (b - a) / 2
-          if edge.admits(u: grid.u(m), v: v) { b = m } else { a = m }
-        }
-        low = b
+        low = Self.firstChange(low, high - 1) { edge.admits(u: grid.u($0), v: v) }
       }
     }
     return low..<high
+  }
+}
+
+extension ScreenPolygon {
+  /// Bisection on a predicate that holds at `a` and not at `b`, or the reverse (monotone in
+  /// between): the first column in (a, b] whose value differs from the value at `a`.
+  @inline(__always) static func firstChange(_ a: Int, _ b: Int, _ admits: (Int) -> Bool) -> Int {
+    let atStart = admits(a)
+    var a = a
+    var b = b
+    while b - a > 1 {
+      let m = a + (b - a) / 2
+      if admits(m) == atStart { a = m } else { b = m }
+    }
+    return b
   }
 }

@@ -49,16 +49,31 @@ struct ShadingMaterial: Sendable {
   }
 }
 
-/// `x^n` for whole n ≥ 0 by repeated squaring (left to right over n's bits); equals
-/// `pow(x, Double(n))` to within a few units in the last place (Documentation/Performance.md:
-/// no output byte of the benchmark frames changes).
-@inline(__always) func wholePower(_ x: Double, _ n: Int) -> Double {
-  guard n > 0 else { return 1 }
+/// Values `wholePower` works on: a number or lanes of numbers, multiplied component-wise.
+protocol WholePowerOperand {
+  static func * (a: Self, b: Self) -> Self
+  /// The multiplicative identity.
+  static var one: Self { get }
+}
+
+extension Double: WholePowerOperand {
+  static var one: Double { 1 }
+}
+
+extension SIMD4: WholePowerOperand where Scalar == Double {
+  static var one: SIMD4<Double> { SIMD4(repeating: 1) }
+}
+
+/// `x^n` for whole n ≥ 0 by repeated squaring (left to right over n's bits), lane-wise for
+/// SIMD values; equals `pow(x, Double(n))` to within a few units in the last place
+/// (Documentation/Performance.md: no output byte of the benchmark frames changes).
+@inline(__always) func wholePower<T: WholePowerOperand>(_ x: T, _ n: Int) -> T {
+  guard n > 0 else { return .one }
   var result = x
   var bit = (Int.bitWidth - 1) - n.leadingZeroBitCount - 1
   while bit >= 0 {
-    result *= result
-    if n & (1 << bit) != 0 { result *= x }
+    result = result * result
+    if n & (1 << bit) != 0 { result = result * x }
     bit -= 1
   }
   return result
@@ -146,19 +161,6 @@ struct ShadingLights: Sendable {
     let bottom = texel(x0, y1) * (1 - wx) + texel(x1, y1) * wx
     return (top * (1 - wy) + bottom * wy) / 255
   }
-}
-
-/// `x^n` lane-wise for whole n ≥ 0, the same steps as `wholePower`.
-@inline(__always) func wholePower(_ x: SIMD4<Double>, _ n: Int) -> SIMD4<Double> {
-  guard n > 0 else { return SIMD4(repeating: 1) }
-  var result = x
-  var bit = (Int.bitWidth - 1) - n.leadingZeroBitCount - 1
-  while bit >= 0 {
-    result *= result
-    if n & (1 << bit) != 0 { result *= x }
-    bit -= 1
-  }
-  return result
 }
 
 /// Up to four samples of uniform-scale spheres for `ShadingLights.shadeSpheres`, lane by lane
