@@ -16,9 +16,10 @@ struct BandRenderer {
   /// (−1 = none; spheres first, then triangles offset by the sphere count).
   var depths: [Double]
   var ids: [Int32]
-  /// Colour 0…1 of the N sample rows of one output row (shading, blending and the resolve run
-  /// one output row at a time, so this stays in the first-level cache).
-  var colors: [SIMD3<Double>]
+  /// Colour 0…1 of the N sample rows of one output row, red, then green, then blue samples (shading,
+  /// blending and the resolve run one output row at a time, so these stay in the cache, and
+  /// channel arrays let them work on several samples per vector instruction).
+  var channels: [Double]
 
   init(
     frame: PreparedFrame, background: BackgroundSampler, width: Int, height: Int, scale: Int,
@@ -34,7 +35,7 @@ struct BandRenderer {
     let samples = width * scale * bandRows * scale
     depths = [Double](repeating: .infinity, count: samples)
     ids = [Int32](repeating: -1, count: samples)
-    colors = [SIMD3<Double>](repeating: .zero, count: width * scale * scale)
+    channels = [Double](repeating: 0, count: 3 * width * scale * scale)
   }
 
   /// Renders output rows `firstRow ..< firstRow + bandRows` (clipped to the image).
@@ -50,14 +51,17 @@ struct BandRenderer {
     let hasTransparent = !frame.transparent.isEmpty
     depths.withUnsafeMutableBufferPointer { depths in
       ids.withUnsafeMutableBufferPointer { ids in
-        colors.withUnsafeMutableBufferPointer { colors in
-          let buffers = SampleBuffers(depths: depths, ids: ids, colors: colors)
+        channels.withUnsafeMutableBufferPointer { channels in
+          let count = channels.count / 3
+          let red = UnsafeMutableBufferPointer(rebasing: channels[0..<count])
+          let green = UnsafeMutableBufferPointer(rebasing: channels[count..<(2 * count)])
+          let blue = UnsafeMutableBufferPointer(rebasing: channels[(2 * count)...])
+          let buffers = SampleBuffers(
+            depths: depths, ids: ids, red: red, green: green, blue: blue)
           buffers.clear(count: grid.columns * grid.rowCount)
           frame.rasterizeOpaque(grid: grid, into: buffers)
           // Per output row: shade its N sample rows, blend the transparent primitives over
-          // them, then the box-filter resolve: mean of the N×N samples, clamp, round to
-          // 8 bits, half up: ⌊255·x + ½⌋ on the clamped mean.
-          let weight = 255 / Double(scale * scale)
+          // them, then the box-filter resolve (`resolveRow`).
           guard let pixelBytes = UnsafeMutableRawPointer(output.pixels.baseAddress) else { return }
           let samplesPerRow = grid.columns * scale
           for row in 0..<rows {
@@ -69,52 +73,12 @@ struct BandRenderer {
                 rebasing: depths[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
               ids: UnsafeMutableBufferPointer(
                 rebasing: ids[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
-              colors: colors)
+              red: red, green: green, blue: blue)
             frame.shadeOpaque(grid: rowGrid, background: background, into: rowBuffers)
             if hasTransparent { frame.blendTransparent(grid: rowGrid, into: rowBuffers) }
-            var o = (firstRow + row) * width * 4
-            // The last resolved sum's bits and its pixel: neighbouring pixels often share
-            // their colour bits (background, uniform translucent overlays), and equal bits
-            // give equal bytes, so a repeat skips the conversion. Starts at +0 → black.
-            var lastBits = SIMD3<UInt64>(repeating: 0)
-            var lastRGBA: UInt32 = 0xFF00_0000
-            for column in 0..<width {
-              var sum: SIMD3<Double>
-              if scale == 1 {
-                sum = colors[column]
-              } else {
-                sum = .zero
-                for sy in 0..<scale {
-                  let base = sy * grid.columns + column * scale
-                  for sx in 0..<scale { sum += colors[base + sx] }
-                }
-              }
-              let bits = SIMD3(sum.x.bitPattern, sum.y.bitPattern, sum.z.bitPattern)
-              if bits == lastBits {
-                pixelBytes.storeBytes(of: lastRGBA.littleEndian, toByteOffset: o, as: UInt32.self)
-                o += 4
-                continue
-              }
-              // ⌊clamp(x, 0, 255) + ½⌋ per channel, NaN → 0 (as IEEE maximum(NaN, 0) = 0);
-              // the comparisons compile to maxsd/minsd, unlike `Double.maximum`. The floor
-              // without a checked conversion: y + 2⁵² has ulp 1, so its low mantissa bits hold
-              // y rounded to nearest, r; ⌊y⌋ = r − 1 when r > y.
-              @inline(__always) func byte(_ x: Double) -> UInt32 {
-                let low = x > 0 ? x : 0
-                let y = (low < 255 ? low : 255) + 0.5
-                let shifted = y + 0x1p52
-                let bits = UInt32(truncatingIfNeeded: shifted.bitPattern)
-                return shifted - 0x1p52 > y ? bits &- 1 : bits
-              }
-              let rgba =
-                byte(sum.x * weight) | byte(sum.y * weight) << 8 | byte(sum.z * weight) << 16
-                | 0xFF00_0000
-              lastBits = bits
-              lastRGBA = rgba
-              // Little-endian RGBA bytes in one store.
-              pixelBytes.storeBytes(of: rgba.littleEndian, toByteOffset: o, as: UInt32.self)
-              o += 4
-            }
+            resolveRow(
+              red: red, green: green, blue: blue, columns: grid.columns, scale: scale,
+              width: width, into: pixelBytes + (firstRow + row) * width * 4)
           }
           guard writesDepth else { return }
           // Depth output is the pixel-centre ray's depth: with N = 1 that is the sample; with
@@ -196,7 +160,21 @@ struct SampleGrid {
 struct SampleBuffers {
   var depths: UnsafeMutableBufferPointer<Double>
   var ids: UnsafeMutableBufferPointer<Int32>
-  var colors: UnsafeMutableBufferPointer<SIMD3<Double>>
+  var red: UnsafeMutableBufferPointer<Double>
+  var green: UnsafeMutableBufferPointer<Double>
+  var blue: UnsafeMutableBufferPointer<Double>
+
+  /// Sets sample i's colour.
+  @inline(__always) func setColor(_ i: Int, _ color: SIMD3<Double>) {
+    red[i] = color.x
+    green[i] = color.y
+    blue[i] = color.z
+  }
+
+  /// Sample i's colour.
+  @inline(__always) func color(_ i: Int) -> SIMD3<Double> {
+    SIMD3(red[i], green[i], blue[i])
+  }
 
   func clear(count: Int) {
     for i in 0..<count {

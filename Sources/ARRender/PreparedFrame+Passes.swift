@@ -83,6 +83,9 @@ extension PreparedFrame {
   }
 
   /// Deferred shading: each sample's colour from its visible primitive or the background.
+  ///
+  /// Works along each sample row in runs of samples that show the same primitive (or the
+  /// background), so a run's sphere, material and lighting model are looked up once.
   func shadeOpaque(grid: SampleGrid, background: BackgroundSampler, into buffers: SampleBuffers) {
     let sphereCount = Int32(spheres.count)
     let constantBackground: Bool
@@ -91,92 +94,83 @@ extension PreparedFrame {
     } else {
       constantBackground = true
     }
-    let cx = intrinsics.cx
-    let inverseFx = 1 / intrinsics.fx
-    let inverseFy = 1 / intrinsics.fy
-    // Per material: samples shade together when these agree (blinn flag, whole exponent).
-    let shadingKeys = fastShadingKeys
-    fastSpheres.withUnsafeBufferPointer { fastSpheres in
-      fastSphereMaterials.withUnsafeBufferPointer { fastSphereMaterials in
-        materials.withUnsafeBufferPointer { materials in
-          for sy in grid.firstRow..<(grid.firstRow + grid.rowCount) {
-            let v = grid.v(sy)
-            let rowBase = (sy - grid.firstRow) * grid.columns
-            let rowBackground = background.color(u: 0, v: v)
-            // Camera ray direction's y on this row (fast path: reciprocal multiplies).
-            let dy = -(v - intrinsics.cy) * inverseFy
-            // The material index when sample i is a uniform-scale sphere whose material
-            // `ShadingLights.shadeSpheres` handles, else −1.
-            @inline(__always) func fastMaterial(_ i: Int) -> Int32 {
-              let id = buffers.ids[i]
-              return id >= 0 && id < sphereCount ? fastSphereMaterials[Int(id)] : -1
-            }
-            var sx = 0
-            while sx < grid.columns {
-              let i = rowBase + sx
-              let id = buffers.ids[i]
-              if id < 0 {
-                buffers.colors[i] =
-                  constantBackground ? rowBackground : background.color(u: grid.u(sx), v: v)
-                sx += 1
-                continue
-              }
-              let material0 = fastMaterial(i)
-              if material0 >= 0 {
-                // Up to four neighbouring samples with the same lighting model and exponent
-                // (the other lanes repeat the last one; each lane's bits are its own).
-                let key = shadingKeys[Int(material0)]
-                var lanes = SIMD4<Int32>(repeating: material0)
-                var count = 1
-                while count < 4, sx + count < grid.columns {
-                  let next = fastMaterial(i + count)
-                  guard next >= 0, shadingKeys[Int(next)] == key else { break }
-                  lanes[count] = next
-                  count += 1
-                }
-                @inline(__always) func lane(_ l: Int) -> Int { i + min(l, count - 1) }
-                @inline(__always) func sphere(_ l: Int) -> SIMD4<Double> {
-                  fastSpheres[Int(buffers.ids[lane(l)])]
-                }
-                let s0 = sphere(0)
-                let s1 = sphere(1)
-                let s2 = sphere(2)
-                let s3 = sphere(3)
-                let samples = SphereSamples(
-                  dx: (SIMD4(
-                    grid.u(sx), grid.u(sx + min(1, count - 1)), grid.u(sx + min(2, count - 1)),
-                    grid.u(sx + count - 1)) - cx) * inverseFx,
-                  dy: dy,
-                  depth: SIMD4(
-                    buffers.depths[lane(0)], buffers.depths[lane(1)], buffers.depths[lane(2)],
-                    buffers.depths[lane(3)]),
-                  cx: SIMD4(s0.x, s1.x, s2.x, s3.x), cy: SIMD4(s0.y, s1.y, s2.y, s3.y),
-                  cz: SIMD4(s0.z, s1.z, s2.z, s3.z), inverseRadius: SIMD4(s0.w, s1.w, s2.w, s3.w))
-                let blinn = key & 1 != 0
-                let lighting = lights.shadeSpheres(samples, blinn: blinn, exponent: key >> 1)
-                @inline(__always) func store(
-                  _ l: Int, _ diffuseLight: SIMD3<Double>, _ specularLight: SIMD3<Double>
-                ) {
-                  let material = materials[Int(lanes[l])]
-                  var color = material.diffuse * diffuseLight
-                  if blinn { color += material.specular * specularLight }
-                  buffers.colors[i + l] = SIMD3(
-                    min(max(color.x, 0), 1), min(max(color.y, 0), 1), min(max(color.z, 0), 1))
-                }
-                store(0, lighting.diffuse.0, lighting.specular.0)
-                if count > 1 { store(1, lighting.diffuse.1, lighting.specular.1) }
-                if count > 2 { store(2, lighting.diffuse.2, lighting.specular.2) }
-                if count > 3 { store(3, lighting.diffuse.3, lighting.specular.3) }
-                sx += count
-                continue
-              }
-              buffers.colors[i] = shade(
-                id: id, sphereCount: sphereCount, u: grid.u(sx), v: v, depth: buffers.depths[i])
-              sx += 1
+    let ids = buffers.ids
+    for sy in grid.firstRow..<(grid.firstRow + grid.rowCount) {
+      let v = grid.v(sy)
+      let rowBase = (sy - grid.firstRow) * grid.columns
+      let rowEnd = rowBase + grid.columns
+      var i = rowBase
+      while i < rowEnd {
+        let id = ids[i]
+        var end = i + 1
+        while end < rowEnd, ids[end] == id { end += 1 }
+        if id < 0 {
+          if constantBackground {
+            let color = background.color(u: 0, v: v)
+            for j in i..<end { buffers.setColor(j, color) }
+          } else {
+            for j in i..<end {
+              buffers.setColor(j, background.color(u: grid.u(j - rowBase), v: v))
             }
           }
+        } else if id < sphereCount, fastSphereMaterials[Int(id)] >= 0 {
+          shadeSphereRun(
+            sphere: Int(id), grid: grid, v: v, columns: (i - rowBase)..<(end - rowBase),
+            rowBase: rowBase, into: buffers)
+        } else {
+          for j in i..<end {
+            buffers.setColor(
+              j,
+              shade(
+                id: id, sphereCount: sphereCount, u: grid.u(j - rowBase), v: v,
+                depth: buffers.depths[j]))
+          }
         }
+        i = end
       }
+    }
+  }
+
+  /// Shades sample columns `columns` of row v, all showing the uniform-scale sphere `sphere`
+  /// whose material `ShadingLights.shadeSphere` handles, four samples at a time.
+  @inline(__always) private func shadeSphereRun(
+    sphere: Int, grid: SampleGrid, v: Double, columns: Range<Int>, rowBase: Int,
+    into buffers: SampleBuffers
+  ) {
+    let material = materials[Int(fastSphereMaterials[sphere])]
+    let key = fastShadingKeys[Int(fastSphereMaterials[sphere])]
+    let blinn = key & 1 != 0
+    let exponent = key >> 1
+    let centreAndInverseRadius = fastSpheres[sphere]
+    let centre = SIMD3(
+      centreAndInverseRadius.x, centreAndInverseRadius.y, centreAndInverseRadius.z)
+    // Camera ray direction: reciprocal multiplies (the fast path's own convention).
+    let inverseFx = 1 / intrinsics.fx
+    let dy = -(v - intrinsics.cy) * (1 / intrinsics.fy)
+    let cx = intrinsics.cx
+    var sx = columns.lowerBound
+    while sx < columns.upperBound {
+      // Lanes past the run repeat its last sample (each lane's bits are its own).
+      let count = min(4, columns.upperBound - sx)
+      let last = sx + count - 1
+      let lanes = SIMD4(sx, min(sx + 1, last), min(sx + 2, last), last)
+      let i = rowBase &+ lanes
+      let samples = SphereSamples(
+        dx: (SIMD4(grid.u(lanes[0]), grid.u(lanes[1]), grid.u(lanes[2]), grid.u(lanes[3])) - cx)
+          * inverseFx,
+        dy: dy,
+        depth: SIMD4(
+          buffers.depths[i[0]], buffers.depths[i[1]], buffers.depths[i[2]],
+          buffers.depths[i[3]]),
+        centre: centre, inverseRadius: centreAndInverseRadius.w)
+      let color = lights.shadeSphere(
+        samples, material: material, blinn: blinn, exponent: exponent)
+      for lane in 0..<count {
+        buffers.red[i[lane]] = color.red[lane]
+        buffers.green[i[lane]] = color.green[lane]
+        buffers.blue[i[lane]] = color.blue[lane]
+      }
+      sx += 4
     }
   }
 
@@ -202,7 +196,7 @@ extension PreparedFrame {
             else { continue }
             let shaded = shade(
               id: Int32(entry.index), sphereCount: sphereCount, u: u, v: v, depth: t)
-            buffers.colors[i] = buffers.colors[i] * (1 - alpha) + shaded * alpha
+            buffers.setColor(i, buffers.color(i) * (1 - alpha) + shaded * alpha)
           }
         }
       } else {
@@ -229,17 +223,20 @@ extension PreparedFrame {
             // the row lies in [nearest, farthest] and most samples need no division.
             let nearest = min(first, last)
             let farthest = max(first, last)
-            for sx in columns {
-              let i = rowBase + sx
-              let current = buffers.depths[i]
-              if current <= nearest { continue }
+            // Whether the plane covers sample column sx (its depth is below the opaque one).
+            @inline(__always) func covers(_ sx: Int) -> Bool {
+              let current = buffers.depths[rowBase + sx]
+              if current <= nearest { return false }
               if current <= farthest {
                 guard let t = triangle.depth(direction: direction(u: grid.u(sx), v: v)),
                   t < current
-                else { continue }
+                else { return false }
               }
-              buffers.colors[i] = buffers.colors[i] * keep + premultiplied
+              return true
             }
+            blendUniform(
+              columns: columns, rowBase: rowBase, keep: keep, premultiplied: premultiplied,
+              into: buffers, nearest: nearest, farthest: farthest, covers: covers)
             continue
           }
           for sx in columns {
@@ -251,10 +248,52 @@ extension PreparedFrame {
             let shaded = shade(
               id: sphereCount + Int32(entry.index), sphereCount: sphereCount, u: u, v: v,
               depth: t)
-            buffers.colors[i] = buffers.colors[i] * (1 - alpha) + shaded * alpha
+            buffers.setColor(i, buffers.color(i) * (1 - alpha) + shaded * alpha)
           }
         }
       }
+    }
+  }
+
+  /// Blends `premultiplied` over the samples of `columns` (one sample row at `rowBase`) that a
+  /// uniform translucent primitive covers: `colour · keep + premultiplied`. Samples whose
+  /// opaque depth is beyond `farthest` are covered and those at or before `nearest` are not;
+  /// `covers` decides the rest. Four samples per step where no sample needs `covers`.
+  @inline(__always) private func blendUniform(
+    columns: Range<Int>, rowBase: Int, keep: Double, premultiplied: SIMD3<Double>,
+    into buffers: SampleBuffers, nearest: Double, farthest: Double, covers: (Int) -> Bool
+  ) {
+    @inline(__always) func blend(_ i: Int) {
+      buffers.setColor(i, buffers.color(i) * keep + premultiplied)
+    }
+    guard let depths = buffers.depths.baseAddress, let red = buffers.red.baseAddress,
+      let green = buffers.green.baseAddress, let blue = buffers.blue.baseAddress
+    else { return }
+    var sx = columns.lowerBound
+    while sx + 4 <= columns.upperBound {
+      let i = rowBase + sx
+      let current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD4<Double>.self)
+      let behind = current .> farthest
+      if all(behind .| (current .<= nearest)) {
+        if any(behind) {
+          @inline(__always) func channel(_ base: UnsafeMutablePointer<Double>, _ add: Double) {
+            let raw = UnsafeMutableRawPointer(base + i)
+            let color = raw.loadUnaligned(as: SIMD4<Double>.self)
+            raw.storeBytes(
+              of: color.replacing(with: color * keep + add, where: behind), as: SIMD4<Double>.self)
+          }
+          channel(red, premultiplied.x)
+          channel(green, premultiplied.y)
+          channel(blue, premultiplied.z)
+        }
+      } else {
+        for lane in 0..<4 where covers(sx + lane) { blend(i + lane) }
+      }
+      sx += 4
+    }
+    while sx < columns.upperBound {
+      if covers(sx) { blend(rowBase + sx) }
+      sx += 1
     }
   }
 

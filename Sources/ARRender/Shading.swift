@@ -163,36 +163,35 @@ struct ShadingLights: Sendable {
   }
 }
 
-/// Up to four samples of uniform-scale spheres for `ShadingLights.shadeSpheres`, lane by lane
+/// Up to four samples of one uniform-scale sphere for `ShadingLights.shadeSphere`, lane by lane
 /// (unused lanes repeat a used one).
 struct SphereSamples {
   /// Camera-space ray direction `(dx, dy, −1)` and depth t: the hit is `t·d`.
   var dx: SIMD4<Double>
   var dy: Double
   var depth: SIMD4<Double>
-  /// Camera-space sphere centres and 1 / radius.
-  var cx: SIMD4<Double>
-  var cy: SIMD4<Double>
-  var cz: SIMD4<Double>
-  var inverseRadius: SIMD4<Double>
+  /// Camera-space sphere centre and 1 / radius.
+  var centre: SIMD3<Double>
+  var inverseRadius: Double
 }
 
-/// Per lane of `SphereSamples`: the summed diffuse light (ambient included) and specular light.
-struct SphereLighting {
-  var diffuse: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
-  var specular: (SIMD3<Double>, SIMD3<Double>, SIMD3<Double>, SIMD3<Double>)
+/// Colours of up to four samples, one vector per channel.
+struct ColorLanes {
+  var red: SIMD4<Double>
+  var green: SIMD4<Double>
+  var blue: SIMD4<Double>
 }
 
 extension ShadingLights {
   /// Lambert or blinn shading (no texture, whole-number shininess `exponent`, `blinn` or
-  /// lambert for all lanes) of up to four sphere samples, lane by lane, so a sample's colour
-  /// does not depend on its neighbours. The normal `(t·d − centre) / radius` faces the viewer
-  /// (flipped when seen from inside); the view vector is `−d / |d|`. Returns each lane's
-  /// summed diffuse light (ambient included) and specular light: the colour is then
-  /// `D ⊙ diffuse (+ S ⊙ specular)`, clamped.
-  @inline(__always) func shadeSpheres(
-    _ samples: SphereSamples, blinn: Bool, exponent: Int
-  ) -> SphereLighting {
+  /// lambert) of up to four samples of one sphere with `material`, lane by lane, so a sample's
+  /// colour does not depend on its neighbours; the same operations as `shade(_:…)` up to the
+  /// reassociations below. The normal `(t·d − centre) / radius` faces the viewer (flipped when
+  /// seen from inside); the view vector is `−d / |d|`. Returns the clamped colour
+  /// `D ⊙ diffuse (+ S ⊙ specular)`.
+  @inline(__always) func shadeSphere(
+    _ samples: SphereSamples, material: ShadingMaterial, blinn: Bool, exponent: Int
+  ) -> ColorLanes {
     let dx = samples.dx
     let dy = samples.dy
     let t = samples.depth
@@ -200,39 +199,54 @@ extension ShadingLights {
     // halfway vector, L + V = (|d| L − d) / |d|, so N·H = N·g / |g| with g = |d| L − d (one
     // square root and one division per light, no division for V).
     let length = (dx * dx + SIMD4(repeating: dy * dy + 1)).squareRoot()
-    var nx = (dx * t - samples.cx) * samples.inverseRadius
-    var ny = (dy * t - samples.cy) * samples.inverseRadius
-    var nz = (-t - samples.cz) * samples.inverseRadius
+    var nx = (dx * t - samples.centre.x) * samples.inverseRadius
+    var ny = (dy * t - samples.centre.y) * samples.inverseRadius
+    var nz = (-t - samples.centre.z) * samples.inverseRadius
     let nd = nx * dx + ny * dy - nz
-    let flip = SIMD4<Double>(
-      nd[0] > 0 ? -1 : 1, nd[1] > 0 ? -1 : 1, nd[2] > 0 ? -1 : 1, nd[3] > 0 ? -1 : 1)
-    nx *= flip
-    ny *= flip
-    nz *= flip
-    var diffuse = (ambient, ambient, ambient, ambient)
-    let zero = SIMD3<Double>(0, 0, 0)
-    var specular = (zero, zero, zero, zero)
+    let inside = nd .> 0
+    nx.replace(with: -nx, where: inside)
+    ny.replace(with: -ny, where: inside)
+    nz.replace(with: -nz, where: inside)
+    var diffuse = ColorLanes(
+      red: SIMD4(repeating: ambient.x), green: SIMD4(repeating: ambient.y),
+      blue: SIMD4(repeating: ambient.z))
+    var specular = ColorLanes(red: .zero, green: .zero, blue: .zero)
     for i in towardLights.indices {
       let l = towardLights[i]
       let c = colors[i]
+      // max(0, x) as Swift.max: x when x ≥ 0 (−0 included), else 0 (NaN included).
       let nl = nx * l.x + ny * l.y + nz * l.z
-      diffuse.0 += c * max(0, nl[0])
-      diffuse.1 += c * max(0, nl[1])
-      diffuse.2 += c * max(0, nl[2])
-      diffuse.3 += c * max(0, nl[3])
+      let lit = nl.replacing(with: 0, where: .!(nl .>= 0))
+      diffuse.red += c.x * lit
+      diffuse.green += c.y * lit
+      diffuse.blue += c.z * lit
       guard blinn else { continue }
       let gx = length * l.x - dx
       let gy = length * l.y - dy
       let gz = length * l.z + 1
       let gLength = (gx * gx + gy * gy + gz * gz).squareRoot()
       var nh = (nx * gx + ny * gy + nz * gz) / gLength
-      nh = SIMD4(max(0, nh[0]), max(0, nh[1]), max(0, nh[2]), max(0, nh[3]))
+      nh.replace(with: 0, where: .!(nh .>= 0))
       let power = wholePower(nh, exponent)
-      if gLength[0] > 0 { specular.0 += c * power[0] }
-      if gLength[1] > 0 { specular.1 += c * power[1] }
-      if gLength[2] > 0 { specular.2 += c * power[2] }
-      if gLength[3] > 0 { specular.3 += c * power[3] }
+      let lights = gLength .> 0
+      specular.red.replace(with: specular.red + c.x * power, where: lights)
+      specular.green.replace(with: specular.green + c.y * power, where: lights)
+      specular.blue.replace(with: specular.blue + c.z * power, where: lights)
     }
-    return SphereLighting(diffuse: diffuse, specular: specular)
+    @inline(__always) func channel(
+      _ diffuseColor: Double, _ diffuseLight: SIMD4<Double>, _ specularColor: Double,
+      _ specularLight: SIMD4<Double>
+    ) -> SIMD4<Double> {
+      var color = diffuseColor * diffuseLight
+      if blinn { color += specularColor * specularLight }
+      // min(max(x, 0), 1) as Swift.max/min.
+      color.replace(with: 0, where: color .<= 0)
+      color.replace(with: 1, where: color .> 1)
+      return color
+    }
+    return ColorLanes(
+      red: channel(material.diffuse.x, diffuse.red, material.specular.x, specular.red),
+      green: channel(material.diffuse.y, diffuse.green, material.specular.y, specular.green),
+      blue: channel(material.diffuse.z, diffuse.blue, material.specular.z, specular.blue))
   }
 }
