@@ -2,13 +2,31 @@
 /// (DESIGN §7) but without a `String` per number or per append.
 ///
 /// Numbers go through Swift's own shortest round-trip printer (`Double.write(to:)`, the text of
-/// `"\(d)"`) straight into the buffer; see `number(_:)` for zero and non-finite values.
+/// `"\(d)"`) straight into the buffer; see `number(_:)` for zero and non-finite values. A writer
+/// made with `remembersNumbers` also keeps the text of the last numbers it printed (a small
+/// table by bit pattern) and copies it when the same `Double` comes again, as the rotation,
+/// radius and colour of every sphere of a stroke do in `trace.jsonl`.
 struct JSONWriter: TextOutputStream {
   /// The UTF-8 text written so far.
   private(set) var bytes: [UInt8] = []
+  /// Bit patterns of remembered numbers, one per slot (empty: remembering is off). Zero, the
+  /// initial value, is never looked up: `number(_:)` prints zeros first.
+  private var rememberedBits: [UInt64] = []
+  /// Per slot, `slotSize` bytes: the text's length, then its bytes.
+  private var rememberedText: [UInt8] = []
+  private static let slotCount = 128
+  /// 1 length byte + at most 24 bytes of text (`-2.2250738585072014e-308`), rounded up.
+  private static let slotSize = 32
 
-  /// Creates an empty writer with room for `capacity` bytes.
-  init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+  /// Creates an empty writer with room for `capacity` bytes; `remembersNumbers` turns on the
+  /// table of recently printed numbers (worth its 5 KB only for long texts).
+  init(capacity: Int = 0, remembersNumbers: Bool = false) {
+    bytes.reserveCapacity(capacity)
+    if remembersNumbers {
+      rememberedBits = Array(repeating: 0, count: Self.slotCount)
+      rememberedText = Array(repeating: 0, count: Self.slotCount * Self.slotSize)
+    }
+  }
 
   /// The text written so far.
   var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -49,11 +67,37 @@ struct JSONWriter: TextOutputStream {
   mutating func number(_ value: Double) {
     if value == 0 {
       raw("0.0")
-    } else if value.isFinite {
+    } else if !value.isFinite {
+      raw("null")
+    } else if rememberedBits.isEmpty {
       value.write(to: &self)
     } else {
-      raw("null")
+      writeRemembering(value)
     }
+  }
+
+  /// Copies `value`'s text from its slot when the slot holds the same bit pattern; otherwise
+  /// prints it and stores the text in the slot.
+  private mutating func writeRemembering(_ value: Double) {
+    let bits = value.bitPattern
+    // Fibonacci hashing: the top 7 bits of the product pick one of the 128 slots.
+    let slot = Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 57)
+    let offset = slot * Self.slotSize
+    if rememberedBits[slot] == bits {
+      let count = Int(rememberedText[offset])
+      rememberedText.withUnsafeBufferPointer {
+        bytes.append(
+          contentsOf: UnsafeBufferPointer(rebasing: $0[(offset + 1)..<(offset + 1 + count)]))
+      }
+      return
+    }
+    let start = bytes.count
+    value.write(to: &self)
+    let count = bytes.count - start
+    guard count < Self.slotSize else { return }
+    rememberedBits[slot] = bits
+    rememberedText[offset] = UInt8(count)
+    for i in 0..<count { rememberedText[offset + 1 + i] = bytes[start + i] }
   }
 
   /// Appends `value` as a quoted JSON string: `"` `\` newline, carriage return and tab as

@@ -14,7 +14,7 @@ enum TraceLine {
     frame: Int, t: Double, camera: Camera, world: Node, sessionFields: [(String, JSONValue)]
   ) -> String {
     let k = camera.intrinsics
-    var out = JSONWriter(capacity: 4096)
+    var out = JSONWriter(capacity: 4096, remembersNumbers: true)
     out.raw("{\"frame\":")
     out.integer(frame)
     out.raw(",\"t\":")
