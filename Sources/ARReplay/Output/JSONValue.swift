@@ -27,60 +27,39 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
 
   /// Compact JSON text (no spaces, no newline).
   public var text: String {
-    var out = ""
+    var out = JSONWriter()
     write(to: &out)
-    return out
+    return out.text
   }
 
   /// Appends compact JSON text to `out`.
-  public func write(to out: inout String) {
+  public func write(to out: inout String) { out += text }
+
+  /// Appends compact JSON text to `out` as UTF-8 bytes (the bytes of `text`).
+  func write(to out: inout JSONWriter) {
     switch self {
-    case .null: out += "null"
-    case .bool(let b): out += b ? "true" : "false"
-    case .integer(let i): out += String(i)
-    case .number(let d): out += d.isFinite ? Self.format(d) : "null"
-    case .string(let s): Self.writeString(s, to: &out)
+    case .null: out.raw("null")
+    case .bool(let b): b ? out.raw("true") : out.raw("false")
+    case .integer(let i): out.integer(i)
+    case .number(let d): out.number(d)
+    case .string(let s): out.string(s)
     case .array(let values):
-      out += "["
+      out.byte(UInt8(ascii: "["))
       for (i, v) in values.enumerated() {
-        if i > 0 { out += "," }
+        if i > 0 { out.byte(UInt8(ascii: ",")) }
         v.write(to: &out)
       }
-      out += "]"
+      out.byte(UInt8(ascii: "]"))
     case .object(let pairs):
-      out += "{"
+      out.byte(UInt8(ascii: "{"))
       for (i, (k, v)) in pairs.enumerated() {
-        if i > 0 { out += "," }
-        Self.writeString(k, to: &out)
-        out += ":"
+        if i > 0 { out.byte(UInt8(ascii: ",")) }
+        out.string(k)
+        out.byte(UInt8(ascii: ":"))
         v.write(to: &out)
       }
-      out += "}"
+      out.byte(UInt8(ascii: "}"))
     }
-  }
-
-  /// Shortest round-trip text; integral values keep Swift's `.0` (e.g. `40.0`), `-0.0` → `0.0`.
-  static func format(_ d: Double) -> String { d == 0 ? "0.0" : "\(d)" }
-
-  static func writeString(_ s: String, to out: inout String) {
-    out += "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    out += "\""
   }
 
   /// Equal when the compact JSON texts are equal.

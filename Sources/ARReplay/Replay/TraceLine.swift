@@ -6,53 +6,112 @@ import ARScene
 /// `{"frame", "t", "worldFromCamera": [16, column-major, viewport camera], "intrinsics":
 /// {fx, fy, cx, cy, width, height}, "nodes": [{"name", "kind", "worldTransform", "radius"
 /// (spheres, world units), "rgba", "stroke" (stroke spheres)}], …session fields}`.
+///
+/// The line is written straight into one UTF-8 buffer from the node data, with the bytes
+/// `JSONValue.text` gives for the same fields (no `JSONValue` tree, no `String` per number).
 enum TraceLine {
   static func make(
     frame: Int, t: Double, camera: Camera, world: Node, sessionFields: [(String, JSONValue)]
   ) -> String {
     let k = camera.intrinsics
-    var nodes: [JSONValue] = []
-    collect(world, parentWorld: .identity, hidden: false, into: &nodes)
-    let line = JSONValue.object(
-      [
-        ("frame", .integer(frame)), ("t", .number(t)),
-        ("worldFromCamera", .numbers(camera.worldFromCamera.matrix.columnMajorElements)),
-        (
-          "intrinsics",
-          .object([
-            ("fx", .number(k.fx)), ("fy", .number(k.fy)), ("cx", .number(k.cx)),
-            ("cy", .number(k.cy)), ("width", .integer(k.width)), ("height", .integer(k.height)),
-          ])
-        ),
-        ("nodes", .array(nodes)),
-      ] + sessionFields)
-    return line.text + "\n"
+    var out = JSONWriter(capacity: 4096, remembersNumbers: true)
+    out.raw("{\"frame\":")
+    out.integer(frame)
+    out.raw(",\"t\":")
+    out.number(t)
+    out.raw(",\"worldFromCamera\":")
+    write(camera.worldFromCamera.matrix, to: &out)
+    out.raw(",\"intrinsics\":{\"fx\":")
+    out.number(k.fx)
+    out.raw(",\"fy\":")
+    out.number(k.fy)
+    out.raw(",\"cx\":")
+    out.number(k.cx)
+    out.raw(",\"cy\":")
+    out.number(k.cy)
+    out.raw(",\"width\":")
+    out.integer(k.width)
+    out.raw(",\"height\":")
+    out.integer(k.height)
+    out.raw("},\"nodes\":[")
+    var first = true
+    writeNodes(world, parentWorld: .identity, first: &first, to: &out)
+    out.byte(UInt8(ascii: "]"))
+    for (key, value) in sessionFields {
+      out.byte(UInt8(ascii: ","))
+      out.string(key)
+      out.byte(UInt8(ascii: ":"))
+      value.write(to: &out)
+    }
+    out.raw("}\n")
+    return out.text
   }
 
-  /// Visible geometry nodes, parents before children (the renderer's order).
-  private static func collect(
-    _ node: Node, parentWorld: Matrix4, hidden: Bool, into out: inout [JSONValue]
+  /// Visible geometry nodes, parents before children (the renderer's order), each as
+  /// `{"name","kind","worldTransform","radius"?,"rgba","stroke"?}`.
+  private static func writeNodes(
+    _ node: Node, parentWorld: Matrix4, first: inout Bool, to out: inout JSONWriter
   ) {
-    if node.isHidden || hidden { return }
+    if node.isHidden { return }
     let world = parentWorld * node.transform
     if let geometry = node.geometry {
-      var fields: [(String, JSONValue)] = [("name", .string(node.name ?? ""))]
-      let kind: String
+      out.raw(first ? "{\"name\":" : ",{\"name\":")
+      first = false
+      out.string(node.name ?? "")
       var radius: Double?
       switch geometry.shape {
       case .sphere(let s):
-        kind = "sphere"
+        out.raw(",\"kind\":\"sphere\"")
         radius = s.radius * world.upperLeft3x3.columns.0.length
-      case .box: kind = "box"
-      case .plane: kind = "plane"
+      case .box: out.raw(",\"kind\":\"box\"")
+      case .plane: out.raw(",\"kind\":\"plane\"")
       }
-      fields.append(("kind", .string(kind)))
-      fields.append(("worldTransform", .numbers(world.columnMajorElements)))
-      if let radius { fields.append(("radius", .number(radius))) }
-      fields.append(("rgba", .numbers(geometry.material.diffuse.components)))
-      if let stroke = node.strokeIndex { fields.append(("stroke", .integer(stroke))) }
-      out.append(.object(fields))
+      out.raw(",\"worldTransform\":")
+      write(world, to: &out)
+      if let radius {
+        out.raw(",\"radius\":")
+        out.number(radius)
+      }
+      let color = geometry.material.diffuse
+      out.raw(",\"rgba\":[")
+      out.number(color.red)
+      out.byte(UInt8(ascii: ","))
+      out.number(color.green)
+      out.byte(UInt8(ascii: ","))
+      out.number(color.blue)
+      out.byte(UInt8(ascii: ","))
+      out.number(color.alpha)
+      out.byte(UInt8(ascii: "]"))
+      if let stroke = node.strokeIndex {
+        out.raw(",\"stroke\":")
+        out.integer(stroke)
+      }
+      out.byte(UInt8(ascii: "}"))
     }
-    for child in node.childNodes { collect(child, parentWorld: world, hidden: false, into: &out) }
+    for child in node.childNodes { writeNodes(child, parentWorld: world, first: &first, to: &out) }
+  }
+
+  /// `m`'s 16 elements, column-major, as a JSON array of numbers.
+  private static func write(_ m: Matrix4, to out: inout JSONWriter) {
+    out.byte(UInt8(ascii: "["))
+    write(m.columns.0, to: &out)
+    out.byte(UInt8(ascii: ","))
+    write(m.columns.1, to: &out)
+    out.byte(UInt8(ascii: ","))
+    write(m.columns.2, to: &out)
+    out.byte(UInt8(ascii: ","))
+    write(m.columns.3, to: &out)
+    out.byte(UInt8(ascii: "]"))
+  }
+
+  /// `x,y,z,w` (no brackets).
+  private static func write(_ v: Vector4, to out: inout JSONWriter) {
+    out.number(v.x)
+    out.byte(UInt8(ascii: ","))
+    out.number(v.y)
+    out.byte(UInt8(ascii: ","))
+    out.number(v.z)
+    out.byte(UInt8(ascii: ","))
+    out.number(v.w)
   }
 }
