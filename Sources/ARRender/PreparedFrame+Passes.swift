@@ -106,11 +106,11 @@ extension PreparedFrame {
         while end < rowEnd, ids[end] == id { end += 1 }
         if id < 0 {
           if constantBackground {
-            let color = background.color(u: 0, v: v)
+            let color = SIMD3<Float>(background.color(u: 0, v: v))
             for j in i..<end { buffers.setColor(j, color) }
           } else {
             for j in i..<end {
-              buffers.setColor(j, background.color(u: grid.u(j - rowBase), v: v))
+              buffers.setColor(j, SIMD3<Float>(background.color(u: grid.u(j - rowBase), v: v)))
             }
           }
         } else if id < sphereCount, fastSphereMaterials[Int(id)] >= 0 {
@@ -119,11 +119,10 @@ extension PreparedFrame {
             rowBase: rowBase, into: buffers)
         } else {
           for j in i..<end {
-            buffers.setColor(
-              j,
-              shade(
-                id: id, sphereCount: sphereCount, u: grid.u(j - rowBase), v: v,
-                depth: buffers.depths[j]))
+            let color = shade(
+              id: id, sphereCount: sphereCount, u: grid.u(j - rowBase), v: v,
+              depth: buffers.depths[j])
+            buffers.setColor(j, SIMD3<Float>(color))
           }
         }
         i = end
@@ -132,7 +131,7 @@ extension PreparedFrame {
   }
 
   /// Shades sample columns `columns` of row v, all showing the uniform-scale sphere `sphere`
-  /// whose material `ShadingLights.shadeSphere` handles, four samples at a time.
+  /// whose material `ShadingLights.shadeSphere` handles, eight samples at a time.
   @inline(__always) private func shadeSphereRun(
     sphere: Int, grid: SampleGrid, v: Double, columns: Range<Int>, rowBase: Int,
     into buffers: SampleBuffers
@@ -151,18 +150,20 @@ extension PreparedFrame {
     var sx = columns.lowerBound
     while sx < columns.upperBound {
       // Lanes past the run repeat its last sample (each lane's bits are its own).
-      let count = min(4, columns.upperBound - sx)
+      let count = min(8, columns.upperBound - sx)
       let last = sx + count - 1
-      let lanes = SIMD4(sx, min(sx + 1, last), min(sx + 2, last), last)
+      var lanes = SIMD8<Int>(repeating: last)
+      for lane in 0..<count { lanes[lane] = sx + lane }
       let i = rowBase &+ lanes
+      var u = SIMD8<Double>()
+      var depth = SIMD8<Double>()
+      for lane in 0..<8 {
+        u[lane] = grid.u(lanes[lane])
+        depth[lane] = buffers.depths[i[lane]]
+      }
       let samples = SphereSamples(
-        dx: (SIMD4(grid.u(lanes[0]), grid.u(lanes[1]), grid.u(lanes[2]), grid.u(lanes[3])) - cx)
-          * inverseFx,
-        dy: dy,
-        depth: SIMD4(
-          buffers.depths[i[0]], buffers.depths[i[1]], buffers.depths[i[2]],
-          buffers.depths[i[3]]),
-        centre: centre, inverseRadius: centreAndInverseRadius.w)
+        dx: (u - cx) * inverseFx, dy: dy, depth: depth, centre: centre,
+        inverseRadius: centreAndInverseRadius.w)
       let color = lights.shadeSphere(
         samples, material: material, blinn: blinn, exponent: exponent)
       for lane in 0..<count {
@@ -170,7 +171,7 @@ extension PreparedFrame {
         buffers.green[i[lane]] = color.green[lane]
         buffers.blue[i[lane]] = color.blue[lane]
       }
-      sx += 4
+      sx += 8
     }
   }
 
@@ -196,7 +197,8 @@ extension PreparedFrame {
             else { continue }
             let shaded = shade(
               id: Int32(entry.index), sphereCount: sphereCount, u: u, v: v, depth: t)
-            buffers.setColor(i, buffers.color(i) * (1 - alpha) + shaded * alpha)
+            buffers.setColor(
+              i, SIMD3<Float>(SIMD3<Double>(buffers.color(i)) * (1 - alpha) + shaded * alpha))
           }
         }
       } else {
@@ -204,8 +206,8 @@ extension PreparedFrame {
         let outline = triangle.outline
         let material = materials[entry.material]
         // Constant-lit untextured: blend a precomputed colour (same operations, same bits).
-        let keep = 1 - alpha
-        let premultiplied = material.uniform * alpha
+        let keep = Float(1 - alpha)
+        let premultiplied = SIMD3<Float>(material.uniform * alpha)
         for sy in grid.rows(minV: outline.minV, maxV: outline.maxV) {
           let v = grid.v(sy)
           let rowBase = (sy - grid.firstRow) * grid.columns
@@ -248,7 +250,8 @@ extension PreparedFrame {
             let shaded = shade(
               id: sphereCount + Int32(entry.index), sphereCount: sphereCount, u: u, v: v,
               depth: t)
-            buffers.setColor(i, buffers.color(i) * (1 - alpha) + shaded * alpha)
+            buffers.setColor(
+              i, SIMD3<Float>(SIMD3<Double>(buffers.color(i)) * (1 - alpha) + shaded * alpha))
           }
         }
       }
@@ -258,9 +261,10 @@ extension PreparedFrame {
   /// Blends `premultiplied` over the samples of `columns` (one sample row at `rowBase`) that a
   /// uniform translucent primitive covers: `colour · keep + premultiplied`. Samples whose
   /// opaque depth is beyond `farthest` are covered and those at or before `nearest` are not;
-  /// `covers` decides the rest. Four samples per step where no sample needs `covers`.
+  /// `covers` decides the rest. Four samples per step where no sample needs `covers`; both
+  /// paths do the same Float operations.
   @inline(__always) private func blendUniform(
-    columns: Range<Int>, rowBase: Int, keep: Double, premultiplied: SIMD3<Double>,
+    columns: Range<Int>, rowBase: Int, keep: Float, premultiplied: SIMD3<Float>,
     into buffers: SampleBuffers, nearest: Double, farthest: Double, covers: (Int) -> Bool
   ) {
     @inline(__always) func blend(_ i: Int) {
@@ -276,11 +280,15 @@ extension PreparedFrame {
       let behind = current .> farthest
       if all(behind .| (current .<= nearest)) {
         if any(behind) {
-          @inline(__always) func channel(_ base: UnsafeMutablePointer<Double>, _ add: Double) {
+          // Lanes in front of the plane keep their colour.
+          var laneCovered = SIMDMask<SIMD4<Int32>>(repeating: false)
+          for lane in 0..<4 { laneCovered[lane] = behind[lane] }
+          @inline(__always) func channel(_ base: UnsafeMutablePointer<Float>, _ add: Float) {
             let raw = UnsafeMutableRawPointer(base + i)
-            let color = raw.loadUnaligned(as: SIMD4<Double>.self)
+            let color = raw.loadUnaligned(as: SIMD4<Float>.self)
             raw.storeBytes(
-              of: color.replacing(with: color * keep + add, where: behind), as: SIMD4<Double>.self)
+              of: color.replacing(with: color * keep + add, where: laneCovered),
+              as: SIMD4<Float>.self)
           }
           channel(red, premultiplied.x)
           channel(green, premultiplied.y)

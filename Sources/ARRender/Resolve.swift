@@ -1,24 +1,26 @@
 /// The box-filter resolve of one output row: the mean of each pixel's N×N samples, clamped to
-/// 0…1, to 8 bits rounding half up, ⌊255·x + ½⌋, NaN → 0; alpha 255. Writes `width` RGBA8
-/// pixels (little-endian byte order R, G, B, A) to `pixels`.
+/// 0…1, to 8 bits rounding half up, ⌊255·x + ½⌋ (in Float), NaN → 0; alpha 255. Writes `width`
+/// RGBA8 pixels (byte order R, G, B, A) to `pixels`.
 ///
 /// `red`, `green`, `blue` hold the row's N sample rows of `columns` samples each (N = `scale`).
 func resolveRow(
-  red: UnsafeMutableBufferPointer<Double>, green: UnsafeMutableBufferPointer<Double>,
-  blue: UnsafeMutableBufferPointer<Double>, columns: Int, scale: Int, width: Int,
+  red: UnsafeMutableBufferPointer<Float>, green: UnsafeMutableBufferPointer<Float>,
+  blue: UnsafeMutableBufferPointer<Float>, columns: Int, scale: Int, width: Int,
   into pixels: UnsafeMutableRawPointer
 ) {
-  let weight = 255 / Double(scale * scale)
+  let weight = 255 / Float(scale * scale)
   var column = 0
   if scale == 1, let r = red.baseAddress, let g = green.baseAddress, let b = blue.baseAddress {
     // Four pixels per step: the same operations lane by lane, so the same bytes.
-    let raw = (UnsafeRawPointer(r), UnsafeRawPointer(g), UnsafeRawPointer(b))
+    let channels = (UnsafeRawPointer(r), UnsafeRawPointer(g), UnsafeRawPointer(b))
     while column + 4 <= width {
-      let offset = column * MemoryLayout<Double>.stride
+      let offset = column * MemoryLayout<Float>.stride
       @inline(__always) func channel(_ samples: UnsafeRawPointer) -> SIMD4<UInt32> {
-        bytes(samples.loadUnaligned(fromByteOffset: offset, as: SIMD4<Double>.self) * weight)
+        bytes(samples.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self) * weight)
       }
-      let rgba = channel(raw.0) | channel(raw.1) &<< 8 | channel(raw.2) &<< 16 | 0xFF00_0000
+      let rgba =
+        channel(channels.0) | channel(channels.1) &<< 8 | channel(channels.2) &<< 16
+        | 0xFF00_0000
       for lane in 0..<4 {
         pixels.storeBytes(
           of: rgba[lane].littleEndian, toByteOffset: (column + lane) * 4, as: UInt32.self)
@@ -27,12 +29,12 @@ func resolveRow(
     }
   }
   while column < width {
-    var sum = SIMD3<Double>.zero
+    var sum = SIMD4<Float>.zero
     for sy in 0..<scale {
       let base = sy * columns + column * scale
-      for sx in 0..<scale { sum += SIMD3(red[base + sx], green[base + sx], blue[base + sx]) }
+      for sx in 0..<scale { sum += SIMD4(red[base + sx], green[base + sx], blue[base + sx], 0) }
     }
-    let channels = bytes(SIMD4(sum * weight, 0))
+    let channels = bytes(sum * weight)
     let rgba = channels[0] | channels[1] << 8 | channels[2] << 16 | 0xFF00_0000
     pixels.storeBytes(of: rgba.littleEndian, toByteOffset: column * 4, as: UInt32.self)
     column += 1
@@ -42,13 +44,12 @@ func resolveRow(
 /// ⌊clamp(x, 0, 255) + ½⌋ per lane, NaN → 0 (as IEEE maximum(NaN, 0) = 0).
 ///
 /// The floor without a checked conversion (Swift's checked float-to-integer conversions do not
-/// vectorize): y + 2⁵² has ulp 1, so its low mantissa bits hold y rounded to nearest, r;
+/// vectorize): below 2²⁴, y + 2²³ has ulp 1, so its mantissa holds y rounded to nearest, r;
 /// ⌊y⌋ = r − 1 when r > y.
-@inline(__always) private func bytes(_ x: SIMD4<Double>) -> SIMD4<UInt32> {
+@inline(__always) private func bytes(_ x: SIMD4<Float>) -> SIMD4<UInt32> {
   let low = x.replacing(with: 0, where: .!(x .> 0))
   let y = low.replacing(with: 255, where: .!(low .< 255)) + 0.5
-  let shifted = y + 0x1p52
-  let rounded = unsafeBitCast(shifted, to: SIMD4<UInt64>.self)
-  let floor = rounded &- SIMD4<UInt64>.zero.replacing(with: 1, where: shifted - 0x1p52 .> y)
-  return SIMD4<UInt32>(truncatingIfNeeded: floor)
+  let shifted = y + 0x1p23
+  let rounded = unsafeBitCast(shifted, to: SIMD4<UInt32>.self) &- (0x1p23 as Float).bitPattern
+  return rounded &- SIMD4<UInt32>.zero.replacing(with: 1, where: shifted - 0x1p23 .> y)
 }

@@ -60,8 +60,8 @@ extension Double: WholePowerOperand {
   static var one: Double { 1 }
 }
 
-extension SIMD4: WholePowerOperand where Scalar == Double {
-  static var one: SIMD4<Double> { SIMD4(repeating: 1) }
+extension SIMD8: WholePowerOperand where Scalar: BinaryFloatingPoint {
+  static var one: SIMD8<Scalar> { SIMD8(repeating: 1) }
 }
 
 /// `x^n` for whole n ≥ 0 by repeated squaring (left to right over n's bits), lane-wise for
@@ -163,58 +163,65 @@ struct ShadingLights: Sendable {
   }
 }
 
-/// Up to four samples of one uniform-scale sphere for `ShadingLights.shadeSphere`, lane by lane
-/// (unused lanes repeat a used one).
+/// Up to eight samples of one uniform-scale sphere for `ShadingLights.shadeSphere`, lane by
+/// lane (unused lanes repeat a used one).
 struct SphereSamples {
   /// Camera-space ray direction `(dx, dy, −1)` and depth t: the hit is `t·d`.
-  var dx: SIMD4<Double>
+  var dx: SIMD8<Double>
   var dy: Double
-  var depth: SIMD4<Double>
+  var depth: SIMD8<Double>
   /// Camera-space sphere centre and 1 / radius.
   var centre: SIMD3<Double>
   var inverseRadius: Double
 }
 
-/// Colours of up to four samples, one vector per channel.
+/// Colours 0…1 of up to eight samples, one vector per channel.
 struct ColorLanes {
-  var red: SIMD4<Double>
-  var green: SIMD4<Double>
-  var blue: SIMD4<Double>
+  var red: SIMD8<Float>
+  var green: SIMD8<Float>
+  var blue: SIMD8<Float>
 }
 
 extension ShadingLights {
   /// Lambert or blinn shading (no texture, whole-number shininess `exponent`, `blinn` or
-  /// lambert) of up to four samples of one sphere with `material`, lane by lane, so a sample's
-  /// colour does not depend on its neighbours; the same operations as `shade(_:…)` up to the
-  /// reassociations below. The normal `(t·d − centre) / radius` faces the viewer (flipped when
-  /// seen from inside); the view vector is `−d / |d|`. Returns the clamped colour
-  /// `D ⊙ diffuse (+ S ⊙ specular)`.
+  /// lambert) of up to eight samples of one sphere with `material`, lane by lane, so a sample's
+  /// colour does not depend on its neighbours. The normal `(t·d − centre) / radius` faces the
+  /// viewer (flipped when seen from inside); the view vector is `−d / |d|`. Returns the clamped
+  /// colour `D ⊙ diffuse (+ S ⊙ specular)`, NaN → 0 as in the resolve.
+  ///
+  /// Precision: the normal is formed in Double (t·d − centre cancels: both are about a metre,
+  /// their difference a centimetre), the lighting in Float, as a GPU's fragment shader; against
+  /// `shade(_:…)` in Double that moves a few pixels per frame by one 8-bit level
+  /// (Documentation/Performance.md) and doubles the lanes per vector instruction.
   @inline(__always) func shadeSphere(
     _ samples: SphereSamples, material: ShadingMaterial, blinn: Bool, exponent: Int
   ) -> ColorLanes {
-    let dx = samples.dx
-    let dy = samples.dy
     let t = samples.depth
-    // |d|; the view vector V = −d / |d| is never formed: N·V < 0 ⇔ N·d > 0, and for the
-    // halfway vector, L + V = (|d| L − d) / |d|, so N·H = N·g / |g| with g = |d| L − d (one
-    // square root and one division per light, no division for V).
-    let length = (dx * dx + SIMD4(repeating: dy * dy + 1)).squareRoot()
-    var nx = (dx * t - samples.centre.x) * samples.inverseRadius
-    var ny = (dy * t - samples.centre.y) * samples.inverseRadius
-    var nz = (-t - samples.centre.z) * samples.inverseRadius
-    let nd = nx * dx + ny * dy - nz
-    let inside = nd .> 0
+    let normalX = (samples.dx * t - samples.centre.x) * samples.inverseRadius
+    let normalY = (samples.dy * t - samples.centre.y) * samples.inverseRadius
+    let normalZ = (-t - samples.centre.z) * samples.inverseRadius
+    // N·V < 0 ⇔ N·d > 0: seen from inside.
+    let inside = SIMD8<Float>(normalX * samples.dx + normalY * samples.dy - normalZ) .> 0
+    var nx = SIMD8<Float>(normalX)
+    var ny = SIMD8<Float>(normalY)
+    var nz = SIMD8<Float>(normalZ)
     nx.replace(with: -nx, where: inside)
     ny.replace(with: -ny, where: inside)
     nz.replace(with: -nz, where: inside)
+    let dx = SIMD8<Float>(samples.dx)
+    let dy = Float(samples.dy)
+    // |d|; the view vector V = −d / |d| is never formed: for the halfway vector,
+    // L + V = (|d| L − d) / |d|, so N·H = N·g / |g| with g = |d| L − d (one square root and one
+    // division per light, no division for V).
+    let length = (dx * dx + SIMD8(repeating: dy * dy + 1)).squareRoot()
     var diffuse = ColorLanes(
-      red: SIMD4(repeating: ambient.x), green: SIMD4(repeating: ambient.y),
-      blue: SIMD4(repeating: ambient.z))
+      red: SIMD8(repeating: Float(ambient.x)), green: SIMD8(repeating: Float(ambient.y)),
+      blue: SIMD8(repeating: Float(ambient.z)))
     var specular = ColorLanes(red: .zero, green: .zero, blue: .zero)
     for i in towardLights.indices {
-      let l = towardLights[i]
-      let c = colors[i]
-      // max(0, x) as Swift.max: x when x ≥ 0 (−0 included), else 0 (NaN included).
+      let l = SIMD3<Float>(towardLights[i])
+      let c = SIMD3<Float>(colors[i])
+      // max(0, x) with NaN → 0.
       let nl = nx * l.x + ny * l.y + nz * l.z
       let lit = nl.replacing(with: 0, where: .!(nl .>= 0))
       diffuse.red += c.x * lit
@@ -228,19 +235,18 @@ extension ShadingLights {
       var nh = (nx * gx + ny * gy + nz * gz) / gLength
       nh.replace(with: 0, where: .!(nh .>= 0))
       let power = wholePower(nh, exponent)
-      let lights = gLength .> 0
-      specular.red.replace(with: specular.red + c.x * power, where: lights)
-      specular.green.replace(with: specular.green + c.y * power, where: lights)
-      specular.blue.replace(with: specular.blue + c.z * power, where: lights)
+      let halfwayExists = gLength .> 0
+      specular.red.replace(with: specular.red + c.x * power, where: halfwayExists)
+      specular.green.replace(with: specular.green + c.y * power, where: halfwayExists)
+      specular.blue.replace(with: specular.blue + c.z * power, where: halfwayExists)
     }
     @inline(__always) func channel(
-      _ diffuseColor: Double, _ diffuseLight: SIMD4<Double>, _ specularColor: Double,
-      _ specularLight: SIMD4<Double>
-    ) -> SIMD4<Double> {
-      var color = diffuseColor * diffuseLight
-      if blinn { color += specularColor * specularLight }
-      // min(max(x, 0), 1) as Swift.max/min.
-      color.replace(with: 0, where: color .<= 0)
+      _ diffuseColor: Double, _ diffuseLight: SIMD8<Float>, _ specularColor: Double,
+      _ specularLight: SIMD8<Float>
+    ) -> SIMD8<Float> {
+      var color = Float(diffuseColor) * diffuseLight
+      if blinn { color += Float(specularColor) * specularLight }
+      color.replace(with: 0, where: .!(color .> 0))
       color.replace(with: 1, where: color .> 1)
       return color
     }
