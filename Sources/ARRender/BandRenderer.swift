@@ -116,6 +116,12 @@ struct SampleGrid {
     // With N = 1 the formula (sx + ½)/1 − ½ is exactly sx: skip the division.
     scale == 1 ? Double(sx) : (Double(sx) + 0.5) / Double(scale) - 0.5
   }
+  /// Screen u of sample columns sx … sx + 7 (the same operations as `u(_:)`, lane by lane).
+  @inline(__always) func u(eightFrom sx: Int) -> SIMD8<Double> {
+    let columns = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7) + Double(sx)
+    return scale == 1 ? columns : (columns + 0.5) / Double(scale) - 0.5
+  }
+
   /// Screen v of (whole-image) sample row sy.
   @inline(__always) func v(_ sy: Int) -> Double {
     scale == 1 ? Double(sy) : (Double(sy) + 0.5) / Double(scale) - 0.5

@@ -33,6 +33,12 @@ extension PreparedFrame {
           let rowBase = (sy - grid.firstRow) * grid.columns
           let columns = grid.columns(
             minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
+          if sphere.inverseRadius > 0 {
+            rasterizeUniformSphereRow(
+              sphere, id: id, sy: sy, columns: columns, grid: grid, into: buffers
+            ) { t, i in wins(t, order, i) }
+            continue
+          }
           // Two samples at a time (square root and division on both lanes at once). A lane
           // whose stored depth is below minDepth cannot win (t ≥ minDepth).
           var sx = columns.lowerBound
@@ -147,29 +153,36 @@ extension PreparedFrame {
     let inverseFx = 1 / intrinsics.fx
     let dy = -(v - intrinsics.cy) * (1 / intrinsics.fy)
     let cx = intrinsics.cx
+    guard let depths = buffers.depths.baseAddress, let red = buffers.red.baseAddress,
+      let green = buffers.green.baseAddress, let blue = buffers.blue.baseAddress
+    else { return }
     var sx = columns.lowerBound
     while sx < columns.upperBound {
-      // Lanes past the run repeat its last sample (each lane's bits are its own).
       let count = min(8, columns.upperBound - sx)
-      let last = sx + count - 1
-      var lanes = SIMD8<Int>(repeating: last)
-      for lane in 0..<count { lanes[lane] = sx + lane }
-      let i = rowBase &+ lanes
-      var u = SIMD8<Double>()
-      var depth = SIMD8<Double>()
-      for lane in 0..<8 {
-        u[lane] = grid.u(lanes[lane])
-        depth[lane] = buffers.depths[i[lane]]
+      let i = rowBase + sx
+      var depth: SIMD8<Double>
+      if count == 8 {
+        depth = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Double>.self)
+      } else {
+        // Lanes past the run repeat its last sample (each lane's value is its own).
+        depth = SIMD8(repeating: depths[i + count - 1])
+        for lane in 0..<count { depth[lane] = depths[i + lane] }
       }
       let samples = SphereSamples(
-        dx: (u - cx) * inverseFx, dy: dy, depth: depth, centre: centre,
+        dx: (grid.u(eightFrom: sx) - cx) * inverseFx, dy: dy, depth: depth, centre: centre,
         inverseRadius: centreAndInverseRadius.w)
       let color = lights.shadeSphere(
         samples, material: material, blinn: blinn, exponent: exponent)
-      for lane in 0..<count {
-        buffers.red[i[lane]] = color.red[lane]
-        buffers.green[i[lane]] = color.green[lane]
-        buffers.blue[i[lane]] = color.blue[lane]
+      if count == 8 {
+        UnsafeMutableRawPointer(red + i).storeBytes(of: color.red, as: SIMD8<Float>.self)
+        UnsafeMutableRawPointer(green + i).storeBytes(of: color.green, as: SIMD8<Float>.self)
+        UnsafeMutableRawPointer(blue + i).storeBytes(of: color.blue, as: SIMD8<Float>.self)
+      } else {
+        for lane in 0..<count {
+          red[i + lane] = color.red[lane]
+          green[i + lane] = color.green[lane]
+          blue[i + lane] = color.blue[lane]
+        }
       }
       sx += 8
     }

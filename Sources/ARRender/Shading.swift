@@ -201,14 +201,15 @@ extension ShadingLights {
     let normalY = (samples.dy * t - samples.centre.y) * samples.inverseRadius
     let normalZ = (-t - samples.centre.z) * samples.inverseRadius
     // N·V < 0 ⇔ N·d > 0: seen from inside.
-    let inside = SIMD8<Float>(normalX * samples.dx + normalY * samples.dy - normalZ) .> 0
-    var nx = SIMD8<Float>(normalX)
-    var ny = SIMD8<Float>(normalY)
-    var nz = SIMD8<Float>(normalZ)
-    nx.replace(with: -nx, where: inside)
-    ny.replace(with: -ny, where: inside)
-    nz.replace(with: -nz, where: inside)
-    let dx = SIMD8<Float>(samples.dx)
+    let inside =
+      SIMD8<Float>(narrowing: normalX * samples.dx + normalY * samples.dy - normalZ) .> 0
+    let outsideX = SIMD8<Float>(narrowing: normalX)
+    let outsideY = SIMD8<Float>(narrowing: normalY)
+    let outsideZ = SIMD8<Float>(narrowing: normalZ)
+    let nx = select(inside, -outsideX, outsideX)
+    let ny = select(inside, -outsideY, outsideY)
+    let nz = select(inside, -outsideZ, outsideZ)
+    let dx = SIMD8<Float>(narrowing: samples.dx)
     let dy = Float(samples.dy)
     // |d|; the view vector V = −d / |d| is never formed: for the halfway vector,
     // L + V = (|d| L − d) / |d|, so N·H = N·g / |g| with g = |d| L − d (one square root and one
@@ -223,7 +224,7 @@ extension ShadingLights {
       let c = SIMD3<Float>(colors[i])
       // max(0, x) with NaN → 0.
       let nl = nx * l.x + ny * l.y + nz * l.z
-      let lit = nl.replacing(with: 0, where: .!(nl .>= 0))
+      let lit = select(nl .>= 0, nl, .zero)
       diffuse.red += c.x * lit
       diffuse.green += c.y * lit
       diffuse.blue += c.z * lit
@@ -232,13 +233,13 @@ extension ShadingLights {
       let gy = length * l.y - dy
       let gz = length * l.z + 1
       let gLength = (gx * gx + gy * gy + gz * gz).squareRoot()
-      var nh = (nx * gx + ny * gy + nz * gz) / gLength
-      nh.replace(with: 0, where: .!(nh .>= 0))
-      let power = wholePower(nh, exponent)
-      let halfwayExists = gLength .> 0
-      specular.red.replace(with: specular.red + c.x * power, where: halfwayExists)
-      specular.green.replace(with: specular.green + c.y * power, where: halfwayExists)
-      specular.blue.replace(with: specular.blue + c.z * power, where: halfwayExists)
+      let cosine = (nx * gx + ny * gy + nz * gz) / gLength
+      // No halfway vector (|g| = 0: the light straight behind the eye) adds nothing.
+      let power = select(
+        gLength .> 0, select(cosine .>= 0, wholePower(cosine, exponent), .zero), .zero)
+      specular.red += c.x * power
+      specular.green += c.y * power
+      specular.blue += c.z * power
     }
     @inline(__always) func channel(
       _ diffuseColor: Double, _ diffuseLight: SIMD8<Float>, _ specularColor: Double,
@@ -246,9 +247,7 @@ extension ShadingLights {
     ) -> SIMD8<Float> {
       var color = Float(diffuseColor) * diffuseLight
       if blinn { color += Float(specularColor) * specularLight }
-      color.replace(with: 0, where: .!(color .> 0))
-      color.replace(with: 1, where: color .> 1)
-      return color
+      return select(color .> 1, SIMD8(repeating: 1), select(color .> 0, color, .zero))
     }
     return ColorLanes(
       red: channel(material.diffuse.x, diffuse.red, material.specular.x, specular.red),

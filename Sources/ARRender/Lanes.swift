@@ -1,0 +1,55 @@
+// Lane helpers for the rasterizer's vector loops. The standard library's generic SIMD
+// `replacing(with:where:)` and Float/Double conversions compile here to lane-by-lane loops
+// through the stack or to out-of-line calls; these spell the same results so that they compile
+// to a few vector instructions.
+
+/// `mask ? a : b` lane by lane (spelled per lane, which the optimizer folds into one vector
+/// select).
+@inline(__always) func select(
+  _ mask: SIMDMask<SIMD8<Int32>>, _ a: SIMD8<Float>, _ b: SIMD8<Float>
+) -> SIMD8<Float> {
+  SIMD8(
+    mask[0] ? a[0] : b[0], mask[1] ? a[1] : b[1], mask[2] ? a[2] : b[2], mask[3] ? a[3] : b[3],
+    mask[4] ? a[4] : b[4], mask[5] ? a[5] : b[5], mask[6] ? a[6] : b[6], mask[7] ? a[7] : b[7])
+}
+
+extension SIMD8 where Scalar == Float {
+  /// The lanes with these bit patterns.
+  @inline(__always) init(bitPattern: SIMD8<UInt32>) {
+    self = unsafeBitCast(bitPattern, to: SIMD8<Float>.self)
+  }
+
+  /// The lanes' bit patterns.
+  @inline(__always) var bitPattern: SIMD8<UInt32> { unsafeBitCast(self, to: SIMD8<UInt32>.self) }
+
+  /// Each lane rounded to the nearest Float.
+  @inline(__always) init(narrowing x: SIMD8<Double>) {
+    self.init(
+      Float(x[0]), Float(x[1]), Float(x[2]), Float(x[3]), Float(x[4]), Float(x[5]),
+      Float(x[6]), Float(x[7]))
+  }
+
+  /// |x| lane by lane (clears the sign bits).
+  @inline(__always) var magnitude: SIMD8<Float> {
+    SIMD8(bitPattern: bitPattern & 0x7FFF_FFFF)
+  }
+}
+
+extension SIMD4 where Scalar == Float {
+  /// The lanes with these bit patterns.
+  @inline(__always) init(bitPattern: SIMD4<UInt32>) {
+    self = unsafeBitCast(bitPattern, to: SIMD4<Float>.self)
+  }
+
+  /// The lanes' bit patterns.
+  @inline(__always) var bitPattern: SIMD4<UInt32> { unsafeBitCast(self, to: SIMD4<UInt32>.self) }
+}
+
+extension SIMD8 where Scalar == Double {
+  /// Each lane exactly as a Double.
+  @inline(__always) init(widening x: SIMD8<Float>) {
+    self.init(
+      Double(x[0]), Double(x[1]), Double(x[2]), Double(x[3]), Double(x[4]), Double(x[5]),
+      Double(x[6]), Double(x[7]))
+  }
+}
