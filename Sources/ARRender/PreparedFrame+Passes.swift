@@ -274,7 +274,7 @@ extension PreparedFrame {
   /// Blends `premultiplied` over the samples of `columns` (one sample row at `rowBase`) that a
   /// uniform translucent primitive covers: `colour · keep + premultiplied`. Samples whose
   /// opaque depth is beyond `farthest` are covered and those at or before `nearest` are not;
-  /// `covers` decides the rest. Four samples per step where no sample needs `covers`; both
+  /// `covers` decides the rest. Eight samples per step where no sample needs `covers`; both
   /// paths do the same Float operations.
   @inline(__always) private func blendUniform(
     columns: Range<Int>, rowBase: Int, keep: Float, premultiplied: SIMD3<Float>,
@@ -287,30 +287,27 @@ extension PreparedFrame {
       let green = buffers.green.baseAddress, let blue = buffers.blue.baseAddress
     else { return }
     var sx = columns.lowerBound
-    while sx + 4 <= columns.upperBound {
+    while sx + 8 <= columns.upperBound {
       let i = rowBase + sx
-      let current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD4<Double>.self)
+      let current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Double>.self)
       let behind = current .> farthest
-      if all(behind .| (current .<= nearest)) {
-        if any(behind) {
+      // Every lane settled (no depth between nearest and farthest).
+      if !((current .<= farthest) .& (current .> nearest)).anyLane {
+        if behind.anyLane {
           // Lanes in front of the plane keep their colour.
-          var laneCovered = SIMDMask<SIMD4<Int32>>(repeating: false)
-          for lane in 0..<4 { laneCovered[lane] = behind[lane] }
           @inline(__always) func channel(_ base: UnsafeMutablePointer<Float>, _ add: Float) {
             let raw = UnsafeMutableRawPointer(base + i)
-            let color = raw.loadUnaligned(as: SIMD4<Float>.self)
-            raw.storeBytes(
-              of: color.replacing(with: color * keep + add, where: laneCovered),
-              as: SIMD4<Float>.self)
+            let color = raw.loadUnaligned(as: SIMD8<Float>.self)
+            raw.storeBytes(of: select(behind, color * keep + add, color), as: SIMD8<Float>.self)
           }
           channel(red, premultiplied.x)
           channel(green, premultiplied.y)
           channel(blue, premultiplied.z)
         }
       } else {
-        for lane in 0..<4 where covers(sx + lane) { blend(i + lane) }
+        for lane in 0..<8 where covers(sx + lane) { blend(i + lane) }
       }
-      sx += 4
+      sx += 8
     }
     while sx < columns.upperBound {
       if covers(sx) { blend(rowBase + sx) }

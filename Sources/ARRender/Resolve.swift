@@ -47,9 +47,9 @@ func resolveRow(
 /// vectorize): below 2²⁴, y + 2²³ has ulp 1, so its mantissa holds y rounded to nearest, r;
 /// ⌊y⌋ = r − 1 when r > y.
 @inline(__always) private func bytes(_ x: SIMD4<Float>) -> SIMD4<UInt32> {
-  let low = x.replacing(with: 0, where: .!(x .> 0))
-  let y = low.replacing(with: 255, where: .!(low .< 255)) + 0.5
+  let low = select(x .> 0, x, .zero)
+  let y = select(low .< 255, low, SIMD4(repeating: 255)) + 0.5
   let shifted = y + 0x1p23
-  let rounded = unsafeBitCast(shifted, to: SIMD4<UInt32>.self) &- (0x1p23 as Float).bitPattern
-  return rounded &- SIMD4<UInt32>.zero.replacing(with: 1, where: shifted - 0x1p23 .> y)
+  let rounded = shifted.bitPattern &- (0x1p23 as Float).bitPattern
+  return rounded &- select(shifted - 0x1p23 .> y, SIMD4(repeating: 1), .zero)
 }
