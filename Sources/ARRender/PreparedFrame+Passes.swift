@@ -147,12 +147,15 @@ extension PreparedFrame {
     let blinn = key & 1 != 0
     let exponent = key >> 1
     let centreAndInverseRadius = fastSpheres[sphere]
-    let centre = SIMD3(
-      centreAndInverseRadius.x, centreAndInverseRadius.y, centreAndInverseRadius.z)
-    // Camera ray direction: reciprocal multiplies (the fast path's own convention).
+    let centre = SIMD3<Float>(
+      Float(centreAndInverseRadius.x), Float(centreAndInverseRadius.y),
+      Float(centreAndInverseRadius.z))
+    let inverseRadius = Float(centreAndInverseRadius.w)
+    // Camera ray direction in Float: dx steps by 1 / (N fx) per sample column.
     let inverseFx = 1 / intrinsics.fx
-    let dy = -(v - intrinsics.cy) * (1 / intrinsics.fy)
-    let cx = intrinsics.cx
+    let dy = Float(-(v - intrinsics.cy) / intrinsics.fy)
+    let laneSteps =
+      SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) * Float(inverseFx / Double(grid.scale))
     guard let depths = buffers.depths.baseAddress, let red = buffers.red.baseAddress,
       let green = buffers.green.baseAddress, let blue = buffers.blue.baseAddress
     else { return }
@@ -160,17 +163,18 @@ extension PreparedFrame {
     while sx < columns.upperBound {
       let count = min(8, columns.upperBound - sx)
       let i = rowBase + sx
-      var depth: SIMD8<Double>
+      var depth: SIMD8<Float>
       if count == 8 {
-        depth = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Double>.self)
+        depth = SIMD8(
+          narrowing: UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Double>.self))
       } else {
         // Lanes past the run repeat its last sample (each lane's value is its own).
-        depth = SIMD8(repeating: depths[i + count - 1])
-        for lane in 0..<count { depth[lane] = depths[i + lane] }
+        depth = SIMD8(repeating: Float(depths[i + count - 1]))
+        for lane in 0..<count { depth[lane] = Float(depths[i + lane]) }
       }
       let samples = SphereSamples(
-        dx: (grid.u(eightFrom: sx) - cx) * inverseFx, dy: dy, depth: depth, centre: centre,
-        inverseRadius: centreAndInverseRadius.w)
+        dx: Float((grid.u(sx) - intrinsics.cx) * inverseFx) + laneSteps, dy: dy, depth: depth,
+        centre: centre, inverseRadius: inverseRadius)
       let color = lights.shadeSphere(
         samples, material: material, blinn: blinn, exponent: exponent)
       if count == 8 {

@@ -167,12 +167,12 @@ struct ShadingLights: Sendable {
 /// lane (unused lanes repeat a used one).
 struct SphereSamples {
   /// Camera-space ray direction `(dx, dy, −1)` and depth t: the hit is `t·d`.
-  var dx: SIMD8<Double>
-  var dy: Double
-  var depth: SIMD8<Double>
+  var dx: SIMD8<Float>
+  var dy: Float
+  var depth: SIMD8<Float>
   /// Camera-space sphere centre and 1 / radius.
-  var centre: SIMD3<Double>
-  var inverseRadius: Double
+  var centre: SIMD3<Float>
+  var inverseRadius: Float
 }
 
 /// Colours 0…1 of up to eight samples, one vector per channel.
@@ -189,28 +189,24 @@ extension ShadingLights {
   /// viewer (flipped when seen from inside); the view vector is `−d / |d|`. Returns the clamped
   /// colour `D ⊙ diffuse (+ S ⊙ specular)`, NaN → 0 as in the resolve.
   ///
-  /// Precision: the normal is formed in Double (t·d − centre cancels: both are about a metre,
-  /// their difference a centimetre), the lighting in Float, as a GPU's fragment shader; against
-  /// `shade(_:…)` in Double that moves a few pixels per frame by one 8-bit level
-  /// (Documentation/Performance.md) and doubles the lanes per vector instruction.
+  /// Precision: in Float, as a GPU's fragment shader. t·d − centre cancels (both about a metre,
+  /// their difference a centimetre), which leaves the normal a relative error near 10⁻⁶;
+  /// against `shade(_:…)` in Double a few pixels per frame move by one 8-bit level
+  /// (Documentation/Performance.md), and a vector instruction holds twice the lanes.
   @inline(__always) func shadeSphere(
     _ samples: SphereSamples, material: ShadingMaterial, blinn: Bool, exponent: Int
   ) -> ColorLanes {
     let t = samples.depth
-    let normalX = (samples.dx * t - samples.centre.x) * samples.inverseRadius
-    let normalY = (samples.dy * t - samples.centre.y) * samples.inverseRadius
-    let normalZ = (-t - samples.centre.z) * samples.inverseRadius
+    let dx = samples.dx
+    let dy = samples.dy
+    let outsideX = (dx * t - samples.centre.x) * samples.inverseRadius
+    let outsideY = (dy * t - samples.centre.y) * samples.inverseRadius
+    let outsideZ = (-t - samples.centre.z) * samples.inverseRadius
     // N·V < 0 ⇔ N·d > 0: seen from inside.
-    let inside =
-      SIMD8<Float>(narrowing: normalX * samples.dx + normalY * samples.dy - normalZ) .> 0
-    let outsideX = SIMD8<Float>(narrowing: normalX)
-    let outsideY = SIMD8<Float>(narrowing: normalY)
-    let outsideZ = SIMD8<Float>(narrowing: normalZ)
+    let inside = outsideX * dx + outsideY * dy - outsideZ .> 0
     let nx = select(inside, -outsideX, outsideX)
     let ny = select(inside, -outsideY, outsideY)
     let nz = select(inside, -outsideZ, outsideZ)
-    let dx = SIMD8<Float>(narrowing: samples.dx)
-    let dy = Float(samples.dy)
     // |d|; the view vector V = −d / |d| is never formed: for the halfway vector,
     // L + V = (|d| L − d) / |d|, so N·H = N·g / |g| with g = |d| L − d (one square root and one
     // division per light, no division for V).
