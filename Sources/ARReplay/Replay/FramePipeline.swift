@@ -1,3 +1,4 @@
+import ARRender
 import Dispatch
 import Foundation
 
@@ -66,7 +67,13 @@ final class FramePipeline: @unchecked Sendable {
       defer { condition.unlock() }
       if let failure { throw failure }
     } else {
-      queue.async(group: group) { self.process(sequence, job) }
+      // The closure holds the job through a box it empties, so the image's memory goes with
+      // the encoding, not with the closure's release, which a busy machine can delay past the
+      // next frame's render (one more 11 MB frame alive at 1920×1440).
+      let pending = PendingJob(job)
+      queue.async(group: group) {
+        if let job = pending.take() { self.process(sequence, job) }
+      }
     }
   }
 
@@ -80,11 +87,13 @@ final class FramePipeline: @unchecked Sendable {
     return timings
   }
 
-  private func process(_ sequence: Int, _ job: FrameJob) {
+  private func process(_ sequence: Int, _ job: consuming FrameJob) {
     let clock = ContinuousClock()
     let start = clock.now
     let result = Result { try writer.encode(job) }
     let encodeTime = clock.now - start
+    // Encoded: the pixels are no longer needed while the frame waits for its turn to commit.
+    job.rendered = RenderedFrame(image: Image(width: 0, height: 0), depth: nil)
     condition.lock()
     defer { condition.unlock() }
     done[sequence] = (job, result, encodeTime)
@@ -106,5 +115,18 @@ final class FramePipeline: @unchecked Sendable {
       progress?(timings.count)
     }
     condition.broadcast()
+  }
+}
+
+/// A frame handed to an encoder thread, taken out exactly once.
+private final class PendingJob: @unchecked Sendable {
+  private var job: FrameJob?
+
+  init(_ job: FrameJob) { self.job = job }
+
+  /// The job, once; afterwards the box no longer holds it.
+  func take() -> FrameJob? {
+    defer { job = nil }
+    return job
   }
 }
