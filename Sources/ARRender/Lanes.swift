@@ -3,70 +3,27 @@
 // through the stack or to out-of-line calls; these spell the same results so that they compile
 // to a few vector instructions.
 
-/// `mask ? a : b` lane by lane (spelled per lane, which the optimizer folds into one vector
-/// select).
-@inline(__always) func select(
-  _ mask: SIMDMask<SIMD8<Int32>>, _ a: SIMD8<Float>, _ b: SIMD8<Float>
-) -> SIMD8<Float> {
+/// `mask ? a : b` lane by lane, for any lane types (a Double comparison may pick Float or
+/// integer lanes). Spelled per lane, which the optimizer folds into one vector select.
+@inline(__always) func select<Mask: SIMDScalar & FixedWidthInteger & SignedInteger, Lane>(
+  _ mask: SIMDMask<SIMD8<Mask>>, _ a: SIMD8<Lane>, _ b: SIMD8<Lane>
+) -> SIMD8<Lane> {
   SIMD8(
     mask[0] ? a[0] : b[0], mask[1] ? a[1] : b[1], mask[2] ? a[2] : b[2], mask[3] ? a[3] : b[3],
     mask[4] ? a[4] : b[4], mask[5] ? a[5] : b[5], mask[6] ? a[6] : b[6], mask[7] ? a[7] : b[7])
 }
 
 /// `mask ? a : b` lane by lane.
-@inline(__always) func select(
-  _ mask: SIMDMask<SIMD8<Int64>>, _ a: SIMD8<Float>, _ b: SIMD8<Float>
-) -> SIMD8<Float> {
-  SIMD8(
-    mask[0] ? a[0] : b[0], mask[1] ? a[1] : b[1], mask[2] ? a[2] : b[2], mask[3] ? a[3] : b[3],
-    mask[4] ? a[4] : b[4], mask[5] ? a[5] : b[5], mask[6] ? a[6] : b[6], mask[7] ? a[7] : b[7])
-}
-
-/// `mask ? a : b` lane by lane.
-@inline(__always) func select(
-  _ mask: SIMDMask<SIMD4<Int32>>, _ a: SIMD4<Float>, _ b: SIMD4<Float>
-) -> SIMD4<Float> {
+@inline(__always) func select<Mask: SIMDScalar & FixedWidthInteger & SignedInteger, Lane>(
+  _ mask: SIMDMask<SIMD4<Mask>>, _ a: SIMD4<Lane>, _ b: SIMD4<Lane>
+) -> SIMD4<Lane> {
   SIMD4(mask[0] ? a[0] : b[0], mask[1] ? a[1] : b[1], mask[2] ? a[2] : b[2], mask[3] ? a[3] : b[3])
 }
 
-/// `mask ? a : b` lane by lane.
-@inline(__always) func select(
-  _ mask: SIMDMask<SIMD4<Int32>>, _ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>
-) -> SIMD4<UInt32> {
-  SIMD4(mask[0] ? a[0] : b[0], mask[1] ? a[1] : b[1], mask[2] ? a[2] : b[2], mask[3] ? a[3] : b[3])
-}
-
-/// `mask ? a : b` lane by lane.
-@inline(__always) func select(
-  _ mask: SIMDMask<SIMD8<Int64>>, _ a: SIMD8<Double>, _ b: SIMD8<Double>
-) -> SIMD8<Double> {
-  SIMD8(
-    mask[0] ? a[0] : b[0], mask[1] ? a[1] : b[1], mask[2] ? a[2] : b[2], mask[3] ? a[3] : b[3],
-    mask[4] ? a[4] : b[4], mask[5] ? a[5] : b[5], mask[6] ? a[6] : b[6], mask[7] ? a[7] : b[7])
-}
-
-/// `mask ? a : b` lane by lane.
-@inline(__always) func select(
-  _ mask: SIMDMask<SIMD8<Int64>>, _ a: SIMD8<Int32>, _ b: SIMD8<Int32>
-) -> SIMD8<Int32> {
-  SIMD8(
-    mask[0] ? a[0] : b[0], mask[1] ? a[1] : b[1], mask[2] ? a[2] : b[2], mask[3] ? a[3] : b[3],
-    mask[4] ? a[4] : b[4], mask[5] ? a[5] : b[5], mask[6] ? a[6] : b[6], mask[7] ? a[7] : b[7])
-}
-
-extension SIMDMask where Storage == SIMD8<Int64> {
-  /// Whether any lane is set: ORs of the lanes' storage (all ones or all zeros), where the
-  /// standard library's `any` is an out-of-line `min()` reduction here.
-  @inline(__always) var anyLane: Bool {
-    let quarter = _storage.lowHalf | _storage.highHalf
-    let pair = quarter.lowHalf | quarter.highHalf
-    return pair[0] | pair[1] != 0
-  }
-}
-
-extension SIMDMask where Storage == SIMD8<Int32> {
-  /// Whether any lane is set.
-  @inline(__always) var anyLane: Bool {
+extension SIMDMask {
+  /// Whether any of eight lanes is set: ORs of the lanes' storage (all ones or all zeros),
+  /// where the standard library's `any` is an out-of-line `min()` reduction here.
+  @inline(__always) func anyLane<Lane>() -> Bool where Storage == SIMD8<Lane> {
     let quarter = _storage.lowHalf | _storage.highHalf
     let pair = quarter.lowHalf | quarter.highHalf
     return pair[0] | pair[1] != 0
@@ -96,11 +53,6 @@ extension SIMD8 where Scalar == Float {
 }
 
 extension SIMD4 where Scalar == Float {
-  /// The lanes with these bit patterns.
-  @inline(__always) init(bitPattern: SIMD4<UInt32>) {
-    self = unsafeBitCast(bitPattern, to: SIMD4<Float>.self)
-  }
-
   /// The lanes' bit patterns.
   @inline(__always) var bitPattern: SIMD4<UInt32> { unsafeBitCast(self, to: SIMD4<UInt32>.self) }
 }

@@ -296,8 +296,8 @@ extension PreparedFrame {
       let current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Double>.self)
       let behind = current .> farthest
       // Every lane settled (no depth between nearest and farthest).
-      if !((current .<= farthest) .& (current .> nearest)).anyLane {
-        if behind.anyLane {
+      if !((current .<= farthest) .& (current .> nearest)).anyLane() {
+        if behind.anyLane() {
           // Lanes in front of the plane keep their colour.
           @inline(__always) func channel(_ base: UnsafeMutablePointer<Float>, _ add: Float) {
             let raw = UnsafeMutableRawPointer(base + i)

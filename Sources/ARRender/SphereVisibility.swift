@@ -45,7 +45,7 @@ extension PreparedFrame {
         for lane in 0..<count { current[lane] = buffers.depths[i + lane] }
       }
       // t ≥ minDepth (less Float's relative 10⁻⁷): nothing nearer can be replaced.
-      guard (current .>= minDepth).anyLane else {
+      guard (current .>= minDepth).anyLane() else {
         sx += 8
         continue
       }
@@ -57,7 +57,7 @@ extension PreparedFrame {
       let discriminant =
         radiusSquared * lengthSquared - (crossXSquared + crossY * crossY + crossZ * crossZ)
       let hit = discriminant .> 0
-      guard hit.anyLane else {
+      guard hit.anyLane() else {
         sx += 8
         continue
       }
@@ -66,7 +66,7 @@ extension PreparedFrame {
       let nearHit = select(
         hit, (dx * cx + rowDot - root) / lengthSquared, SIMD8(repeating: .infinity))
       let t = SIMD8<Double>(widening: nearHit)
-      if (t .< near).anyLane {
+      if (t .< near).anyLane() {
         // Clipped by the near plane: the Double path, lane by lane.
         let quadratic = sphere.row(v: v)
         for lane in 0..<count where hit[lane] {
@@ -79,11 +79,11 @@ extension PreparedFrame {
       } else {
         // Lanes past the run hold −∞: never candidates.
         let candidates = (t .<= current) .& (t .<= far)
-        if count == 8, !(t .== current).anyLane, let depths = buffers.depths.baseAddress,
+        if count == 8, !(t .== current).anyLane(), let depths = buffers.depths.baseAddress,
           let ids = buffers.ids.baseAddress
         {
           // No ties: a candidate wins outright. Whole-vector stores.
-          if candidates.anyLane {
+          if candidates.anyLane() {
             UnsafeMutableRawPointer(depths + i).storeBytes(
               of: select(candidates, t, current), as: SIMD8<Double>.self)
             let raw = UnsafeMutableRawPointer(ids + i)
@@ -92,7 +92,7 @@ extension PreparedFrame {
                 candidates, SIMD8(repeating: id), raw.loadUnaligned(as: SIMD8<Int32>.self)),
               as: SIMD8<Int32>.self)
           }
-        } else if candidates.anyLane {
+        } else if candidates.anyLane() {
           for lane in 0..<count where t[lane] <= far && wins(t[lane], i + lane) {
             buffers.depths[i + lane] = t[lane]
             buffers.ids[i + lane] = id
