@@ -38,7 +38,6 @@ public struct Renderer: Sendable {
     let scale = min(16, max(1, options.supersampling))
     let background = BackgroundSampler(
       options.background, width: width, height: height, scale: scale)
-    var pixels = [UInt8](repeating: 255, count: width * height * 4)
     var depth = options.writesDepth ? [Double](repeating: 0, count: width * height) : []
     guard width > 0, height > 0 else {
       return RenderedFrame(
@@ -49,7 +48,9 @@ public struct Renderer: Sendable {
     let bandCount = (height + bandRows - 1) / bandRows
     let threads = min(bandCount, options.threads > 0 ? options.threads : Renderer.coreCount)
     let writesDepth = options.writesDepth
-    pixels.withUnsafeMutableBufferPointer { pixelBuffer in
+    // Not filled first: the bands cover every row and `resolveRow` writes every byte of a row.
+    let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) {
+      pixelBuffer, initializedCount in
       depth.withUnsafeMutableBufferPointer { depthBuffer in
         let output = BandOutput(pixels: pixelBuffer, depth: depthBuffer)
         // Dynamic scheduling: each worker takes the next unrendered band, so a band crowded
@@ -72,6 +73,7 @@ public struct Renderer: Sendable {
           DispatchQueue.concurrentPerform(iterations: threads, execute: work)
         }
       }
+      initializedCount = pixelBuffer.count
     }
     let image = Image(width: width, height: height, pixels: pixels) ?? Image(width: 0, height: 0)
     var result = RenderedFrame(
