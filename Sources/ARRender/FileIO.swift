@@ -6,9 +6,11 @@
 
 /// Whole-file reads and atomic writes with POSIX calls (no Foundation in ARRender).
 public enum FileIO {
-  /// Reads a whole file.
-  /// - Throws: `InputError` `.missingInput` when it cannot be opened, `.badData` on a read error.
-  public static func read(_ path: String) throws -> [UInt8] {
+  /// Reads a whole file of at most `maximumBytes` (default 1 GiB), so that a device such as
+  /// `/dev/zero` or a runaway file ends in an error instead of exhausting memory.
+  /// - Throws: `InputError` `.missingInput` when it cannot be opened, `.badData` on a read error
+  ///   or when the file is longer than `maximumBytes`.
+  public static func read(_ path: String, maximumBytes: Int = 1 << 30) throws -> [UInt8] {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else {
       throw InputError(.missingInput, InputLocation(file: path), String(cString: strerror(errno)))
@@ -23,6 +25,11 @@ public enum FileIO {
         throw InputError(.badData, InputLocation(file: path), String(cString: strerror(errno)))
       }
       if n == 0 { break }
+      guard out.count + n <= maximumBytes else {
+        throw InputError(
+          .badData, InputLocation(file: path),
+          "longer than \(maximumBytes >> 20) MiB, the limit for this kind of file")
+      }
       out.append(contentsOf: chunk[0..<n])
     }
     return out

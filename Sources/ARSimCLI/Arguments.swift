@@ -5,7 +5,8 @@ struct Arguments {
   private var flags: Set<String> = []
 
   /// Parses `arguments`; `valueOptions` take a value, `flagOptions` do not.
-  /// - Throws: `UsageError` for an unknown option, a missing value or a repeated option.
+  /// - Throws: `UsageError` for an unknown option, a missing or empty value or a repeated
+  ///   option.
   init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String> = []) throws {
     var index = 0
     while index < arguments.count {
@@ -30,6 +31,8 @@ struct Arguments {
             guard index < arguments.count else { throw UsageError("\(name) needs a value") }
             value = arguments[index]
           }
+          // An empty value is never meant (`--out ""` would write into the root folder).
+          guard !value.isEmpty else { throw UsageError("\(name) needs a non-empty value") }
           guard values[name] == nil else { throw UsageError("\(name) given twice") }
           values[name] = value
         } else if flagOptions.contains(name), inlineValue == nil {

@@ -1,5 +1,6 @@
 import ARRender
 import ARReplay
+import Foundation
 
 /// `arsim bench [B1|B2|B3 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
 /// [--sequential] [--track FILE] [--out DIR]`: runs the benchmark scenes
@@ -22,12 +23,19 @@ enum BenchCommand {
     var settings = BenchSettings(folder: args.value("--out") ?? "/tmp/arsim-bench")
     settings.frames = try args.integer("--frames", in: 1...100_000) ?? 300
     settings.threads = try args.integer("--threads", in: 0...1024) ?? 0
-    settings.supersampling = try args.integer("--supersampling", in: 1...16) ?? 1
+    settings.supersampling = try args.integer("--supersampling", in: 1...8) ?? 1
     settings.png = args.value("--png") ?? "fast"
     guard ["fast", "small"].contains(settings.png) else {
       throw UsageError("--png '\(settings.png)': expected fast or small")
     }
-    if let track = args.value("--track") { settings.trackPath = track }
+    if let track = args.value("--track") {
+      settings.trackPath = track
+    } else if !FileManager.default.fileExists(atPath: settings.trackPath) {
+      throw UsageError(
+        "the default track \(settings.trackPath) is looked up from the current folder: run "
+          + "arsim bench from the repository root, or pass --track FILE (an ARKit data-logger "
+          + "camera_pose.txt)")
+    }
     settings.pipelined = !args.has("--sequential")
     for scene in scenes {
       let r = try Bench.run(scene, settings: settings)
@@ -46,7 +54,7 @@ enum BenchCommand {
       output.print(
         "  end to end: \(formatted(r.framesPerSecond, 1)) frames/s "
           + "(\(formatted(r.totalSeconds, 2)) s); threads: render \(r.renderThreads), "
-          + "encoders \(r.encoderThreads)"
+          + "encoders \(scene.writesFrames ? String(r.encoderThreads) : "none")"
           + (scene.writesFrames ? "; mean PNG \(formatted(r.meanPNGBytes / 1024, 0)) KiB" : ""))
       output.print(
         "  peak resident memory so far: \(formatted(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB"

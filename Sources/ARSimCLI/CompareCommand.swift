@@ -85,7 +85,22 @@ enum CompareCommand {
     if let maxFraction { options.allowed = .fraction(maxFraction) }
     options.expected = args.positionals[0]
     options.actual = args.positionals[1]
+    if let diff = options.diff {
+      for input in [options.expected, options.actual] where isSameOrInside(diff, input) {
+        throw UsageError("--diff '\(diff)' would overwrite the input '\(input)'")
+      }
+    }
     return options
+  }
+
+  /// Whether `path` names `folder` itself or something inside it (symbolic links resolved).
+  static func isSameOrInside(_ path: String, _ folder: String) -> Bool {
+    func resolved(_ p: String) -> String {
+      URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+    let target = resolved(path)
+    let base = resolved(folder)
+    return target == base || target.hasPrefix(base.hasSuffix("/") ? base : base + "/")
   }
 
   static let usageText = """
@@ -147,6 +162,12 @@ enum CompareCommand {
   static func compareFolders(_ options: Options, output: CommandOutput) throws -> ExitCode {
     let expectedNames = try pngNames(in: options.expected)
     let actualNames = try pngNames(in: options.actual)
+    // Nothing to compare is not a pass: a render that wrote no frames must not look clean.
+    guard !expectedNames.isEmpty || !actualNames.isEmpty else {
+      throw InputError(
+        .missingInput, InputLocation(file: options.actual),
+        "no PNG files in EXPECTED (\(options.expected)) or ACTUAL")
+    }
     let trimmedActual =
       options.actual.hasSuffix("/")
       ? String(options.actual.dropLast()) : options.actual

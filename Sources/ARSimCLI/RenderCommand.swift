@@ -33,7 +33,8 @@ enum RenderCommand {
     }
     let fps = Double(summary.framesWritten.count) / max(summary.totalSeconds, 1e-9)
     output.printError(
-      "arsim render: \(summary.framesWritten.count) frames → \(directory) "
+      "arsim render: \(summary.framesWritten.count) "
+        + (summary.framesWritten.count == 1 ? "frame" : "frames") + " → \(directory) "
         + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)")
     return .ok
   }

@@ -116,7 +116,7 @@ public enum Bench {
     var pngBytes = 0
     for frame in summary.framesWritten {
       let path = folder + "/frame_" + String(format: "%05d", frame) + ".png"
-      let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
       pngBytes += size ?? 0
     }
     return BenchResult(

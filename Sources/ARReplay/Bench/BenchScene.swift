@@ -49,13 +49,23 @@ public enum BenchScene: String, CaseIterable, Sendable {
       trackPath.hasPrefix("/")
       ? trackPath : FileManager.default.currentDirectoryPath + "/" + trackPath
     let track = try CameraTrack.read(path: absoluteTrack, options: TrackReadOptions())
+    // Output frame i is at i / 30 s (DESIGN §4): say here what the track allows, rather than
+    // fail on the generated scene file's `frames` field.
+    let seconds = track.endSeconds - track.startSeconds
+    let maximumFrames = Int((seconds * 30).rounded(.down)) + 1
+    guard frames <= maximumFrames else {
+      throw InputError(
+        .badData, InputLocation(file: trackPath),
+        "lasts \(seconds) s, enough for \(maximumFrames) benchmark frames at 30 frames/s, not "
+          + "\(frames): pass fewer --frames or a longer --track")
+    }
     let first = track.poses.first?.worldFromCamera ?? .identity
     let p = first.translation
     let (width, height) = size
     let text = """
       {
         "name": "bench-\(rawValue)",
-        "track": {"path": "\(absoluteTrack)", "format": "arkit"},
+        "track": {"path": \(JSONValue.string(absoluteTrack).text), "format": "arkit"},
         "viewport": "landscape",
         "output": {"width": \(width), "height": \(height), "fps": 30,
                    "supersampling": \(supersampling), "png": "\(png)"},
@@ -70,7 +80,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
         ]
       }
       """
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try FileIO.createDirectory(folder)
     let path = folder + "/bench-\(rawValue).json"
     try FileIO.writeAtomically(Array(text.utf8), to: path)
     return try ReplayScene.load(path: path)

@@ -2,11 +2,16 @@ import ARRender
 import Foundation
 
 extension SceneFile {
+  /// The longest accepted scene file (64 MiB): hand-written scenes are a few KiB; point clouds
+  /// and inline strokes stay far below this.
+  public static let maximumBytes = 64 << 20
+
   /// Reads and decodes a scene file.
   /// - Throws: `InputError` `.missingInput` for an unreadable file, `.badData` naming the file
-  ///   and the JSON field path for invalid JSON, wrong types and missing required fields.
+  ///   and the JSON field path for invalid JSON, wrong types and missing required fields, or a
+  ///   file over `maximumBytes`.
   public static func read(path: String) throws -> (SceneFile, warnings: [String]) {
-    let bytes = try FileIO.read(path)
+    let bytes = try FileIO.read(path, maximumBytes: SceneFile.maximumBytes)
     let scene: SceneFile
     do {
       scene = try JSONDecoder().decode(SceneFile.self, from: Data(bytes))

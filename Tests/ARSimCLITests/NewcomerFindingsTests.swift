@@ -1,0 +1,114 @@
+import ARRender
+import Foundation
+import Testing
+
+@testable import ARSimCLI
+
+/// Inputs a newcomer tried that used to write into `/`, crash, overwrite an input or fail
+/// with an unclear message.
+@Suite("CLI inputs found by the newcomer test")
+struct NewcomerFindingsTests {
+  let root: String
+
+  init() throws {
+    root = NSTemporaryDirectory() + "arsim-newcomer-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+  }
+
+  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
+    let captured = CapturedOutput()
+    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
+    return (code, captured)
+  }
+
+  @Test(
+    "an empty option value is a usage error",
+    arguments: [
+      ["render", "scene.json", "--out", ""], ["render", "scene.json", "--out="],
+      ["bench", "B3", "--out", ""], ["compare", "a.png", "b.png", "--diff", ""],
+    ])
+  func emptyValue(arguments: [String]) {
+    let (code, output) = run(arguments)
+    #expect(code == 64)
+    #expect(output.standardError.contains("needs a non-empty value"))
+  }
+
+  @Test("a scene that is an endless device fails as bad data, not by running out of memory")
+  func endlessScene() {
+    let (code, output) = run(["render", "/dev/zero"])
+    #expect(code == 65)
+    #expect(output.standardError.contains("/dev/zero"))
+    #expect(output.standardError.contains("longer than 64 MiB"))
+  }
+
+  @Test("FileIO.read stops at its limit")
+  func readLimit() throws {
+    let path = root + "/five.txt"
+    try FileIO.writeAtomically(Array("12345".utf8), to: path)
+    #expect(try FileIO.read(path, maximumBytes: 5) == Array("12345".utf8))
+    #expect(throws: InputError.self) { try FileIO.read(path, maximumBytes: 4) }
+  }
+
+  @Test("compare refuses a --diff path that is one of its inputs or inside one")
+  func diffOverInput() throws {
+    let a = root + "/a.png"
+    try Image(width: 2, height: 2).writePNG(to: a)
+    try FileManager.default.createDirectory(
+      atPath: root + "/frames", withIntermediateDirectories: true)
+    try Image(width: 2, height: 2).writePNG(to: root + "/frames/f.png")
+    for arguments in [
+      ["compare", a, a, "--diff", a],
+      ["compare", root + "/frames", root + "/frames", "--diff", root + "/frames"],
+      ["compare", root + "/frames", root + "/frames", "--diff", root + "/frames/report"],
+    ] {
+      let before = try FileIO.read(a)
+      let (code, output) = run(arguments)
+      #expect(code == 64, "\(arguments)")
+      #expect(output.standardError.contains("would overwrite the input"))
+      #expect(try FileIO.read(a) == before)
+    }
+    #expect(!FileManager.default.fileExists(atPath: root + "/frames/report"))
+  }
+
+  @Test("two folders without PNG files are missing input, not a pass")
+  func emptyFolders() throws {
+    for name in ["expected", "actual"] {
+      try FileManager.default.createDirectory(
+        atPath: root + "/" + name, withIntermediateDirectories: true)
+    }
+    let (code, output) = run(["compare", root + "/expected", root + "/actual"])
+    #expect(code == 66)
+    #expect(output.standardError.contains("no PNG files"))
+  }
+
+  @Test("bench: supersampling above the scene format's 8 is a usage error")
+  func benchSupersampling() {
+    let (code, output) = run(["bench", "B3", "--frames", "1", "--supersampling", "9"])
+    #expect(code == 64)
+    #expect(output.standardError.contains("--supersampling '9': expected an integer in 1…8"))
+  }
+
+  @Test("bench: more frames than the track holds names the track and the limit")
+  func benchTooManyFrames() throws {
+    // ARKit data-logger rows (nanosecond time stamp, 3 × 4 pose, rows): three poses 0.1 s
+    // apart, so 0.2 s holds frames 0…6 at 30 frames/s.
+    let track = root + "/short.txt"
+    let rows = (0..<3).map { i in "\(i * 100_000_000) 1 0 0 0 0 1 0 0 0 0 1 0" }
+    try FileIO.writeAtomically(Array((rows.joined(separator: "\n") + "\n").utf8), to: track)
+    let (code, output) = run([
+      "bench", "B3", "--frames", "8", "--track", track, "--out", root + "/bench",
+    ])
+    #expect(code == 65, "\(output.standardError)")
+    #expect(output.standardError.contains(track))
+    #expect(output.standardError.contains("enough for 7 benchmark frames"))
+  }
+
+  @Test("bench: an --out that is a file cannot be created (73) with a plain message")
+  func benchOutIsFile() throws {
+    let file = root + "/file"
+    try FileIO.writeAtomically([1], to: file)
+    let (code, output) = run(["bench", "B3", "--frames", "1", "--out", file])
+    #expect(code == 73, "\(output.standardError)")
+    #expect(!output.standardError.contains("NSCocoaErrorDomain"))
+  }
+}
