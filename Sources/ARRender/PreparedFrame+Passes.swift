@@ -35,7 +35,8 @@ extension PreparedFrame {
             minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
           if sphere.inverseRadius > 0 {
             rasterizeUniformSphereRow(
-              sphere, id: id, sy: sy, columns: columns, grid: grid, into: buffers
+              sphere, id: id, sy: sy, quadratic: quadratic, columns: columns, grid: grid,
+              into: buffers
             ) { t, i in wins(t, order, i) }
             continue
           }
@@ -151,11 +152,10 @@ extension PreparedFrame {
       Float(centreAndInverseRadius.x), Float(centreAndInverseRadius.y),
       Float(centreAndInverseRadius.z))
     let inverseRadius = Float(centreAndInverseRadius.w)
-    // Camera ray direction in Float: dx steps by 1 / (N fx) per sample column.
+    // Camera ray direction, formed in Double per sample (so a lane's value is its own), then
+    // narrowed.
     let inverseFx = 1 / intrinsics.fx
     let dy = Float(-(v - intrinsics.cy) / intrinsics.fy)
-    let laneSteps =
-      SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) * Float(inverseFx / Double(grid.scale))
     guard let depths = buffers.depths.baseAddress, let red = buffers.red.baseAddress,
       let green = buffers.green.baseAddress, let blue = buffers.blue.baseAddress
     else { return }
@@ -173,7 +173,8 @@ extension PreparedFrame {
         for lane in 0..<count { depth[lane] = Float(depths[i + lane]) }
       }
       let samples = SphereSamples(
-        dx: Float((grid.u(sx) - intrinsics.cx) * inverseFx) + laneSteps, dy: dy, depth: depth,
+        dx: SIMD8(narrowing: (grid.u(eightFrom: sx) - intrinsics.cx) * inverseFx), dy: dy,
+        depth: depth,
         centre: centre, inverseRadius: inverseRadius)
       let color = lights.shadeSphere(
         samples, material: material, blinn: blinn, exponent: exponent)
@@ -205,17 +206,30 @@ extension PreparedFrame {
           let quadratic = sphere.row(v: v)
           guard let (low, high) = quadratic.span(margin: 1) else { continue }
           let rowBase = (sy - grid.firstRow) * grid.columns
-          for sx in grid.columns(minU: max(low, sphere.minU), maxU: min(high, sphere.maxU)) {
+          let columns = grid.columns(minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
+          @inline(__always) func blend(_ sx: Int, depth t: Double) {
             let i = rowBase + sx
-            let u = grid.u(sx)
-            guard
-              let t = quadratic.depth(u: u, near: near, far: far),
-              t < buffers.depths[i]
-            else { continue }
+            guard t < buffers.depths[i] else { return }
             let shaded = shade(
-              id: Int32(entry.index), sphereCount: sphereCount, u: u, v: v, depth: t)
+              id: Int32(entry.index), sphereCount: sphereCount, u: grid.u(sx), v: v, depth: t)
             buffers.setColor(
               i, SIMD3<Float>(SIMD3<Double>(buffers.color(i)) * (1 - alpha) + shaded * alpha))
+          }
+          if sphere.inverseRadius > 0 {
+            // The opaque pass's depths for uniform spheres (`UniformSphereRow`).
+            let row = UniformSphereRow(
+              sphere, v: v, quadratic: quadratic, intrinsics: intrinsics, near: near, far: far)
+            for start in stride(from: columns.lowerBound, to: columns.upperBound, by: 8) {
+              let t = row.depths(u: grid.u(eightFrom: start))
+              for lane in 0..<min(8, columns.upperBound - start) where t[lane] < .infinity {
+                blend(start + lane, depth: t[lane])
+              }
+            }
+          } else {
+            for sx in columns {
+              guard let t = quadratic.depth(u: grid.u(sx), near: near, far: far) else { continue }
+              blend(sx, depth: t)
+            }
           }
         }
       } else {
