@@ -21,8 +21,9 @@
 }
 
 extension SIMDMask {
-  /// Whether any of eight lanes is set: ORs of the lanes' storage (all ones or all zeros),
-  /// where the standard library's `any` is an out-of-line `min()` reduction here.
+  /// Whether any of eight lanes is set: ORs of the lanes' storage (`_storage`, the mask's
+  /// public vector of 0 and −1 lanes), where the standard library's `any` is an out-of-line
+  /// `min()` reduction here.
   @inline(__always) func anyLane<Lane>() -> Bool where Storage == SIMD8<Lane> {
     let quarter = _storage.lowHalf | _storage.highHalf
     let pair = quarter.lowHalf | quarter.highHalf
