@@ -24,10 +24,13 @@ enum JSONSyntaxLocator {
   }
 
   /// The first syntax problem of `bytes`, or nil when they are one valid JSON value (numbers
-  /// that overflow a `Double` count as problems, as `JSONDecoder` rejects them).
+  /// that overflow a `Double` count as problems, as `JSONDecoder` rejects them). With
+  /// `rejectingDuplicateKeys`, a key that appears twice in one object is a problem too
+  /// (RFC 8259 leaves the result to the parser; Foundation silently keeps one).
   /// - Complexity: O(n) in the byte count.
-  static func firstProblem(in bytes: [UInt8]) -> Problem? {
+  static func firstProblem(in bytes: [UInt8], rejectingDuplicateKeys: Bool = false) -> Problem? {
     var scanner = Scanner(bytes: bytes)
+    scanner.rejectsDuplicateKeys = rejectingDuplicateKeys
     return scanner.run()
   }
 
@@ -55,6 +58,9 @@ enum JSONSyntaxLocator {
     var line = 1
     var lineStart = 0
     var stack: [Container] = []
+    var rejectsDuplicateKeys = false
+    /// The keys seen so far in each open object, innermost last (with `rejectsDuplicateKeys`).
+    var objectKeys: [Set<String>] = []
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -116,7 +122,12 @@ enum JSONSyntaxLocator {
           guard i < bytes.count else { return problem("the text ends inside a container") }
           let b = bytes[i]
           switch (top, b) {
-          case (.object, UInt8(ascii: "}")), (.array, UInt8(ascii: "]")):
+          case (.object, UInt8(ascii: "}")):
+            i += 1
+            stack.removeLast()
+            if rejectsDuplicateKeys { objectKeys.removeLast() }
+            continue
+          case (.array, UInt8(ascii: "]")):
             i += 1
             stack.removeLast()
             continue
@@ -148,6 +159,11 @@ enum JSONSyntaxLocator {
       if let p = string() { return p }
       let key = String(decoding: bytes[(start + 1)..<(i - 1)], as: UTF8.self)
       stack[stack.count - 1] = .object(key: key)
+      if rejectsDuplicateKeys {
+        guard objectKeys[objectKeys.count - 1].insert(key).inserted else {
+          return problem("key \"\(key)\" appears twice in one object", at: start)
+        }
+      }
       skipWhitespace()
       guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
         return problem("expected ':' after key \"\(key)\"")
@@ -175,6 +191,7 @@ enum JSONSyntaxLocator {
             stack.removeLast()
             return nil
           }
+          if rejectsDuplicateKeys { objectKeys.append([]) }
           if let p = key() { return p }
         case UInt8(ascii: "["):
           i += 1

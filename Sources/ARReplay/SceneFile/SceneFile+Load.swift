@@ -8,8 +8,8 @@ extension SceneFile {
 
   /// Reads and decodes a scene file.
   /// - Throws: `InputError` `.missingInput` for an unreadable file, `.badData` naming the file
-  ///   and the JSON field path for invalid JSON, wrong types and missing required fields, or a
-  ///   file over `maximumBytes`.
+  ///   and the JSON field path for invalid JSON, wrong types, missing required fields and keys
+  ///   given twice in one object, or a file over `maximumBytes`.
   public static func read(path: String) throws -> (SceneFile, warnings: [String]) {
     let bytes = try FileIO.read(path, maximumBytes: SceneFile.maximumBytes)
     let scene: SceneFile
@@ -17,6 +17,13 @@ extension SceneFile {
       scene = try JSONDecoder().decode(SceneFile.self, from: Data(bytes))
     } catch let error as DecodingError {
       throw JSONDecoding.locatedError(error, bytes: bytes, file: path)
+    }
+    // Foundation keeps one of two equal keys without a word; in a hand-edited scene that hides
+    // a mistake.
+    if let problem = JSONSyntaxLocator.firstProblem(in: bytes, rejectingDuplicateKeys: true) {
+      throw InputError(
+        .badData, InputLocation(file: path, line: problem.line, field: problem.field),
+        "column \(problem.column): \(problem.reason)")
     }
     let warnings = UnknownFields.find(in: bytes, schema: SceneFile.schema).map {
       "\(path): field '\($0)' is not a scene field; ignored"

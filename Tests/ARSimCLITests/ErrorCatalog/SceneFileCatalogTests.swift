@@ -41,6 +41,14 @@ import Testing
       ], render, code: Exit.badData,
       mentions: ["scene.json:4:", "field 'duration'", "10000000 frames"]),
     CatalogCase(
+      "a key given twice in one object (Foundation would keep one silently)",
+      files: [
+        "scene.json": tinyScene().replacingOccurrences(
+          of: "\"fps\": 10}", with: "\"fps\": 10, \"width\": 32}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:3:", "field 'output.width'", "column 51", "appears twice"]),
+    CatalogCase(
       "a fractional output width",
       files: [
         "scene.json": tinyScene().replacingOccurrences(
