@@ -21,6 +21,7 @@ enum RenderCommand {
     let progress = output.isTerminal ? ProgressLine(output: output) : nil
     var options = ReplayOptions(outputDirectory: directory, frameRange: range, threads: threads)
     if let progress {
+      progress.endLineOnInterrupt()
       options.progress = { @Sendable p in progress.show(p) }
     }
     let summary = try Replay(scene: scene).run(options)
@@ -69,6 +70,19 @@ final class ProgressLine: @unchecked Sendable {
   private var lastShown = -1.0
 
   init(output: CommandOutput) { self.output = output }
+
+  /// Ends the line on Ctrl-C too, so the shell prompt starts on a line of its own: the handler
+  /// writes a newline (`write` is async-signal-safe), restores the default action and raises
+  /// the signal again, so the exit status still says "interrupted". Committed frames stay;
+  /// temporary files are removed by the next run into the folder.
+  func endLineOnInterrupt() {
+    signal(SIGINT) { signalNumber in
+      var newline = UInt8(ascii: "\n")
+      _ = write(STDERR_FILENO, &newline, 1)
+      signal(signalNumber, SIG_DFL)
+      raise(signalNumber)
+    }
+  }
 
   func show(_ p: ReplayProgress) {
     guard p.elapsedSeconds - lastShown >= 0.2 || p.framesDone == p.framesTotal else { return }
