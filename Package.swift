@@ -64,3 +64,17 @@ if Context.environment["ARSIM_FUZZ"] != nil {
       name: "ARSimFuzz", dependencies: ["ARReplay"], path: "Fuzz/ARSimFuzz",
       swiftSettings: cxxInterop))
 }
+
+// MARK: Native build
+// ARSIM_NATIVE=1 compiles every Swift target for AVX2 + FMA processors (Intel Haswell, 2013, and
+// later; AMD Zen): the eight-lane Float kernels use 256-bit registers, about 1.3× faster, with
+// byte-identical output (no floating-point contraction); the binary then requires such a CPU
+// (Documentation/Performance.md). The C++ standard-library module cannot be built for that
+// target while `__SSE3__` is defined (libstdc++'s <random> then includes <pmmintrin.h>, a module
+// cycle), so the Clang importer runs without that macro; code generation keeps the features.
+if Context.environment["ARSIM_NATIVE"] != nil {
+  let native: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-U__SSE3__"])]
+  for target in package.targets where target.type != .system && target.name != "CPNG" {
+    target.swiftSettings = (target.swiftSettings ?? []) + native
+  }
+}
