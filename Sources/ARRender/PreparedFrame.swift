@@ -35,13 +35,13 @@ struct PreparedFrame: Sendable {
   /// (ties in list order).
   var transparent: [DrawEntry] = []
   var lights: ShadingLights
-  /// Per sphere, for the shading fast path (`ShadingLights.shadeSpheres`): camera-space centre
+  /// Per sphere, for the shading fast path (`ShadingLights.shadeSphere`): camera-space centre
   /// and 1 / radius (x, y, z, w), and the material index, or −1 when the sphere is not of
   /// uniform scale or its material is not `isFastSphere` (or is uniform).
   var fastSpheres: [SIMD4<Double>] = []
   var fastSphereMaterials: [Int32] = []
-  /// Per material: `2 · wholeShininess + 1` for blinn, `0` for lambert (the lanes of one
-  /// `ShadingLights.shadeSpheres` call share it); meaningful where `isFastSphere`.
+  /// Per material: `2 · wholeShininess + 1` for blinn, `0` for lambert (what one
+  /// `ShadingLights.shadeSphere` call needs); meaningful where `isFastSphere`.
   var fastShadingKeys: [Int] = []
 
   init(_ list: RenderList, camera: Camera) {

@@ -24,7 +24,7 @@ struct ShadingMaterial: Sendable {
   /// `uniform` (`uniformColor`), so the shading call can be skipped.
   var isUniform = false
   var uniform = SIMD3<Double>(0, 0, 0)
-  /// Whether `ShadingLights.shadeSpheres` shades it: lambert, or blinn with whole-number
+  /// Whether `ShadingLights.shadeSphere` shades it: lambert, or blinn with whole-number
   /// shininess.
   var isFastSphere: Bool
 
