@@ -12,6 +12,8 @@ struct BandRenderer {
   let scale: Int
   let bandRows: Int
   let writesDepth: Bool
+  /// Per band, the opaque primitives that reach it (`PreparedFrame.opaqueBins`).
+  let bins: [[Int32]]?
   /// Per sample of the band: depth (metres along −Z, +∞ = empty), visible primitive
   /// (−1 = none; spheres first, then triangles offset by the sphere count).
   var depths: [Double]
@@ -24,7 +26,7 @@ struct BandRenderer {
 
   init(
     frame: PreparedFrame, background: BackgroundSampler, width: Int, height: Int, scale: Int,
-    bandRows: Int, writesDepth: Bool
+    bandRows: Int, writesDepth: Bool, bins: [[Int32]]? = nil
   ) {
     self.frame = frame
     self.background = background
@@ -33,6 +35,7 @@ struct BandRenderer {
     self.scale = scale
     self.bandRows = bandRows
     self.writesDepth = writesDepth
+    self.bins = bins
     let samples = width * scale * bandRows * scale
     depths = [Double](repeating: .infinity, count: samples)
     ids = [Int32](repeating: -1, count: samples)
@@ -46,6 +49,7 @@ struct BandRenderer {
       scale: scale, columns: width * scale, firstRow: firstRow * scale,
       rowCount: rows * scale)
     let frame = self.frame
+    let bins = self.bins
     let background = self.background
     let scale = self.scale
     let width = self.width
@@ -60,7 +64,7 @@ struct BandRenderer {
           let buffers = SampleBuffers(
             depths: depths, ids: ids, red: red, green: green, blue: blue)
           buffers.clear(count: grid.columns * grid.rowCount)
-          frame.rasterizeOpaque(grid: grid, into: buffers)
+          frame.rasterizeOpaque(grid: grid, positions: bins?[firstRow / bandRows], into: buffers)
           // Per output row: shade its N sample rows, blend the transparent primitives over
           // them, then the box-filter resolve (`resolveRow`).
           guard let pixelBytes = UnsafeMutableRawPointer(output.pixels.baseAddress) else { return }
@@ -88,7 +92,8 @@ struct BandRenderer {
           if scale > 1 {
             depthGrid = SampleGrid(scale: 1, columns: width, firstRow: firstRow, rowCount: rows)
             buffers.clear(count: width * rows)
-            frame.rasterizeOpaque(grid: depthGrid, into: buffers)
+            frame.rasterizeOpaque(
+              grid: depthGrid, positions: bins?[firstRow / bandRows], into: buffers)
           }
           for row in 0..<rows {
             for column in 0..<width {

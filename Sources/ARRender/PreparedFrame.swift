@@ -140,6 +140,33 @@ struct PreparedFrame: Sendable {
     transparent = transparentItems.flatMap(\.entries)
   }
 
+  /// For each band of `bandRows` output rows (band b: rows b·bandRows …), the positions in
+  /// `opaque` of the primitives whose screen bounds reach it, ascending so that the near-to-far
+  /// order stays; one band of margin each side absorbs rounding (the row loops clip exactly).
+  /// Binned once per frame, so a band does not scan every primitive of the frame.
+  func opaqueBins(bandRows: Int, bandCount: Int) -> [[Int32]] {
+    var bins = [[Int32]](repeating: [], count: bandCount)
+    guard bandCount > 0 else { return bins }
+    let rows = Double(bandRows)
+    func band(_ v: Double) -> Int {
+      let b = ((v + 0.5) / rows).rounded(.down)
+      guard b.isFinite else { return b < 0 ? 0 : bandCount - 1 }
+      return Int(min(max(b, 0), Double(bandCount - 1)))
+    }
+    for (position, entry) in opaque.enumerated() {
+      let (minV, maxV) =
+        entry.isSphere
+        ? (spheres[entry.index].minV, spheres[entry.index].maxV)
+        : (triangles[entry.index].outline.minV, triangles[entry.index].outline.maxV)
+      // NaN bounds: every band (the row loops then decide).
+      let first = minV.isNaN ? 0 : max(0, band(minV) - 1)
+      let last = maxV.isNaN ? bandCount - 1 : min(bandCount - 1, band(maxV) + 1)
+      guard first <= last else { continue }
+      for b in first...last { bins[b].append(Int32(position)) }
+    }
+    return bins
+  }
+
   /// The camera-space ray direction through screen point (u, v); its −z is 1, so the ray
   /// parameter is the depth.
   @inline(__always) func direction(u: Double, v: Double) -> SIMD3<Double> {

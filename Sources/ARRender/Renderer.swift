@@ -48,6 +48,7 @@ public struct Renderer: Sendable {
     let bandCount = (height + bandRows - 1) / bandRows
     let threads = min(bandCount, options.threads > 0 ? options.threads : Renderer.coreCount)
     let writesDepth = options.writesDepth
+    let bins = frame.opaqueBins(bandRows: bandRows, bandCount: bandCount)
     // Not filled first: the bands cover every row and `resolveRow` writes every byte of a row.
     let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) {
       pixelBuffer, initializedCount in
@@ -60,7 +61,7 @@ public struct Renderer: Sendable {
         let work: @Sendable (Int) -> Void = { _ in
           var band = BandRenderer(
             frame: frame, background: background, width: width, height: height, scale: scale,
-            bandRows: bandRows, writesDepth: writesDepth)
+            bandRows: bandRows, writesDepth: writesDepth, bins: bins)
           while true {
             let index = nextBand.value.wrappingAdd(1, ordering: .relaxed).oldValue
             guard index < bandCount else { break }
