@@ -13,7 +13,7 @@ struct BandRenderer {
   let bandRows: Int
   let writesDepth: Bool
   /// Per band, the opaque primitives that reach it (`PreparedFrame.opaqueBins`).
-  let bins: [[Int32]]?
+  let bins: [[Int32]]
   /// Per sample of the band: depth (metres along −Z, +∞ = empty), visible primitive
   /// (−1 = none; spheres first, then triangles offset by the sphere count).
   var depths: [Double]
@@ -26,7 +26,7 @@ struct BandRenderer {
 
   init(
     frame: PreparedFrame, background: BackgroundSampler, width: Int, height: Int, scale: Int,
-    bandRows: Int, writesDepth: Bool, bins: [[Int32]]? = nil
+    bandRows: Int, writesDepth: Bool, bins: [[Int32]]
   ) {
     self.frame = frame
     self.background = background
@@ -64,7 +64,7 @@ struct BandRenderer {
           let buffers = SampleBuffers(
             depths: depths, ids: ids, red: red, green: green, blue: blue)
           buffers.clear(count: grid.columns * grid.rowCount)
-          frame.rasterizeOpaque(grid: grid, positions: bins?[firstRow / bandRows], into: buffers)
+          frame.rasterizeOpaque(grid: grid, positions: bins[firstRow / bandRows], into: buffers)
           // Per output row: shade its N sample rows, blend the transparent primitives over
           // them, then the box-filter resolve (`resolveRow`).
           guard let pixelBytes = UnsafeMutableRawPointer(output.pixels.baseAddress) else { return }
@@ -93,7 +93,7 @@ struct BandRenderer {
             depthGrid = SampleGrid(scale: 1, columns: width, firstRow: firstRow, rowCount: rows)
             buffers.clear(count: width * rows)
             frame.rasterizeOpaque(
-              grid: depthGrid, positions: bins?[firstRow / bandRows], into: buffers)
+              grid: depthGrid, positions: bins[firstRow / bandRows], into: buffers)
           }
           for row in 0..<rows {
             for column in 0..<width {

@@ -3,8 +3,8 @@ extension PreparedFrame {
   /// Primitives are drawn near to far; on equal depths the one earlier in list order wins
   /// (`drawOrder`), the same result as drawing in list order with a strict depth test.
   ///
-  /// `positions` are the indices into `opaque` to draw, ascending (`opaqueBins`); nil draws all.
-  func rasterizeOpaque(grid: SampleGrid, positions: [Int32]?, into buffers: SampleBuffers) {
+  /// `positions` are the indices into `opaque` to draw, ascending (`opaqueBins`).
+  func rasterizeOpaque(grid: SampleGrid, positions: [Int32], into buffers: SampleBuffers) {
     let sphereCount = Int32(spheres.count)
     let drawOrder = self.drawOrder
     /// Whether a sample at depth `t` of the primitive at list position `order` replaces what
@@ -20,8 +20,8 @@ extension PreparedFrame {
     // row set-up (their bounds carry a margin, so this drops no covered sample).
     let bandTop = grid.v(grid.firstRow)
     let bandBottom = grid.v(grid.firstRow + grid.rowCount - 1)
-    for position in 0..<(positions?.count ?? opaque.count) {
-      let entry = opaque[positions.map { Int($0[position]) } ?? position]
+    for position in positions {
+      let entry = opaque[Int(position)]
       if entry.isSphere {
         guard spheres[entry.index].maxV >= bandTop, spheres[entry.index].minV <= bandBottom
         else { continue }

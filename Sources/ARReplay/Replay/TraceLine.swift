@@ -74,13 +74,7 @@ enum TraceLine {
       }
       let color = geometry.material.diffuse
       out.raw(",\"rgba\":[")
-      out.number(color.red)
-      out.byte(UInt8(ascii: ","))
-      out.number(color.green)
-      out.byte(UInt8(ascii: ","))
-      out.number(color.blue)
-      out.byte(UInt8(ascii: ","))
-      out.number(color.alpha)
+      write(Vector4(color.red, color.green, color.blue, color.alpha), to: &out)
       out.byte(UInt8(ascii: "]"))
       if let stroke = node.strokeIndex {
         out.raw(",\"stroke\":")
