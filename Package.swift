@@ -5,6 +5,26 @@ import PackageDescription
 /// a C++-enabled module must itself enable interop.
 let cxxInterop: [SwiftSetting] = [.interoperabilityMode(.Cxx)]
 
+/// The rasterizer's sources compiled a second time for AVX2 + FMA processors (Intel Haswell,
+/// 2013, and later; AMD Zen): `Sources/ARRasterizerAVX2` is a link to `Sources/ARRasterizer`,
+/// and `Renderer` picks this build at run time when the processor supports it
+/// (Documentation/Performance.md, "AVX2 kernels"): the eight-lane Float kernels then use
+/// 256-bit registers, with byte-identical output. The C++ standard-library module cannot be
+/// built for that target while `__SSE3__` is defined (libstdc++'s <random> then includes
+/// <pmmintrin.h>, a module cycle), so the Clang importer runs without that macro; code
+/// generation keeps the features. x86-64 hosts only.
+#if arch(x86_64)
+  let avx2Rasterizer: [Target] = [
+    .target(
+      name: "ARRasterizerAVX2", dependencies: ["ARRenderCore"],
+      swiftSettings: cxxInterop + [
+        .unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-U__SSE3__"])
+      ])
+  ]
+#else
+  let avx2Rasterizer: [Target] = []
+#endif
+
 let package = Package(
   name: "ARSim",
   products: [
@@ -18,6 +38,7 @@ let package = Package(
       name: "CPNGSystem", path: "Sources/CPNGSystem", pkgConfig: "libpng",
       providers: [.apt(["libpng-dev", "pkg-config"])]),
     .target(name: "CPNG", dependencies: ["CPNGSystem"], path: "Sources/CPNG"),
+    .target(name: "CPUFeatures", path: "Sources/CPUFeatures"),
     .systemLibrary(
       name: "CGLM", path: "Sources/CGLM", providers: [.apt(["libglm-dev"])]),
 
@@ -26,7 +47,13 @@ let package = Package(
       name: "ARMath", dependencies: ["CGLM"], swiftSettings: cxxInterop,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
     .target(name: "ARScene", dependencies: ["ARMath"], swiftSettings: cxxInterop),
-    .target(name: "ARRender", dependencies: ["ARScene", "CPNG"], swiftSettings: cxxInterop),
+    .target(name: "ARRenderCore", dependencies: ["ARScene"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARRasterizer", dependencies: ["ARRenderCore"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARRender", dependencies: ["ARRenderCore", "ARRasterizer", "CPNG", "CPUFeatures"]
+        + avx2Rasterizer.map { .target(name: $0.name) },
+      swiftSettings: cxxInterop),
     .target(name: "ARReplay", dependencies: ["ARRender"], swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
 
@@ -38,7 +65,7 @@ let package = Package(
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARRenderTests", dependencies: ["ARRender"], exclude: ["__Fixtures__"],
+      name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer"], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARReplayTests", dependencies: ["ARReplay", "ARSimCLI"], exclude: ["__Fixtures__"],
@@ -54,6 +81,7 @@ let package = Package(
   ],
   cxxLanguageStandard: .cxx17
 )
+package.targets += avx2Rasterizer
 
 // MARK: Fuzzing
 // libFuzzer harnesses for every reader (Fuzz/), present only when Scripts/fuzz sets ARSIM_FUZZ,
@@ -63,18 +91,4 @@ if Context.environment["ARSIM_FUZZ"] != nil {
     .executableTarget(
       name: "ARSimFuzz", dependencies: ["ARReplay"], path: "Fuzz/ARSimFuzz",
       swiftSettings: cxxInterop))
-}
-
-// MARK: Native build
-// ARSIM_NATIVE=1 compiles every Swift target for AVX2 + FMA processors (Intel Haswell, 2013, and
-// later; AMD Zen): the eight-lane Float kernels use 256-bit registers, about 1.3× faster, with
-// byte-identical output (no floating-point contraction); the binary then requires such a CPU
-// (Documentation/Performance.md). The C++ standard-library module cannot be built for that
-// target while `__SSE3__` is defined (libstdc++'s <random> then includes <pmmintrin.h>, a module
-// cycle), so the Clang importer runs without that macro; code generation keeps the features.
-if Context.environment["ARSIM_NATIVE"] != nil {
-  let native: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-U__SSE3__"])]
-  for target in package.targets where target.type != .system && target.name != "CPNG" {
-    target.swiftSettings = (target.swiftSettings ?? []) + native
-  }
 }

@@ -3,14 +3,17 @@ import ARReplay
 import Foundation
 
 /// `arsim bench [B1|B2|B3 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
-/// [--sequential] [--track FILE] [--out DIR]`: runs the benchmark scenes
-/// (Documentation/Performance.md) and prints per-stage medians, frames/s, the load check,
-/// threads and peak memory.
+/// [--sequential] [--instruction-set automatic|baseline|avx2] [--track FILE] [--out DIR]`: runs
+/// the benchmark scenes (Documentation/Performance.md) and prints per-stage medians, frames/s,
+/// the load check, threads, the rasterizer build and peak memory.
 enum BenchCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
     let args = try Arguments(
       arguments,
-      valueOptions: ["--frames", "--threads", "--supersampling", "--png", "--track", "--out"],
+      valueOptions: [
+        "--frames", "--threads", "--supersampling", "--png", "--track", "--out",
+        "--instruction-set",
+      ],
       flagOptions: ["--sequential"])
     var scenes: [BenchScene] = []
     for name in args.positionals {
@@ -27,6 +30,12 @@ enum BenchCommand {
     settings.png = args.value("--png") ?? "fast"
     guard ["fast", "small"].contains(settings.png) else {
       throw UsageError("--png '\(settings.png)': expected fast or small")
+    }
+    if let name = args.value("--instruction-set") {
+      guard let instructionSet = InstructionSet(rawValue: name) else {
+        throw UsageError("--instruction-set '\(name)': expected automatic, baseline or avx2")
+      }
+      settings.instructionSet = instructionSet
     }
     if let track = args.value("--track") {
       settings.trackPath = track
@@ -54,7 +63,8 @@ enum BenchCommand {
       output.print(
         "  end to end: \(formatted(r.framesPerSecond, 1)) frames/s "
           + "(\(formatted(r.totalSeconds, 2)) s); threads: render \(r.renderThreads), "
-          + "encoders \(scene.writesFrames ? String(r.encoderThreads) : "none")"
+          + "encoders \(scene.writesFrames ? String(r.encoderThreads) : "none"); "
+          + "instructions \(r.instructionSet.rawValue)"
           + (scene.writesFrames ? "; mean PNG \(formatted(r.meanPNGBytes / 1024, 0)) KiB" : ""))
       output.print(
         "  peak resident memory so far: \(formatted(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB"

@@ -20,7 +20,8 @@ let usage = """
             [--diff OUT] [--exact]
                             Compare two PNG files or two folders of PNGs.
     bench [B1|B2|B3 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
-          [--sequential] [--track FILE] [--out DIR]
+          [--sequential] [--instruction-set automatic|baseline|avx2] [--track FILE]
+          [--out DIR]
                             Run the rendering benchmarks (Documentation/Performance.md).
 
   arsim --version prints the version; arsim help (or COMMAND --help) prints this text.

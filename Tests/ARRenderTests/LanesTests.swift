@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ARRasterizer
 @testable import ARRender
 
 @Suite("Lane helpers")
@@ -10,11 +11,11 @@ struct LanesTests {
     let nearer = depths .< 4.5
     let a = SIMD8<Float>(10, 11, 12, 13, 14, 15, 16, 17)
     let b = SIMD8<Float>(repeating: -1)
-    #expect(ARRender.select(nearer, a, b) == SIMD8(10, -1, 12, -1, 14, -1, 16, -1))
-    let ids = ARRender.select(nearer, SIMD8<Int32>(repeating: 9), SIMD8<Int32>(repeating: 0))
+    #expect(ARRasterizer.select(nearer, a, b) == SIMD8(10, -1, 12, -1, 14, -1, 16, -1))
+    let ids = ARRasterizer.select(nearer, SIMD8<Int32>(repeating: 9), SIMD8<Int32>(repeating: 0))
     #expect(ids == SIMD8(9, 0, 9, 0, 9, 0, 9, 0))
     let four = SIMD4<Float>(0, 1, 2, 3)
-    #expect(ARRender.select(four .> 1, four, .zero) == SIMD4(0, 0, 2, 3))
+    #expect(ARRasterizer.select(four .> 1, four, .zero) == SIMD4(0, 0, 2, 3))
   }
 
   @Test("anyLane is true exactly when some lane is set")

@@ -1,6 +1,7 @@
 import ARMath
 import ARScene
 
+@testable import ARRasterizer
 @testable import ARRender
 
 /// The seeded generator of the random-scene tests.

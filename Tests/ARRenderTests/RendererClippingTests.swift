@@ -2,6 +2,7 @@ import ARMath
 import ARScene
 import Testing
 
+@testable import ARRasterizer
 @testable import ARRender
 
 @Suite("Renderer clipping and robustness")

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ARRasterizer
 @testable import ARRender
 
 @Suite("ScreenPolygon")

@@ -2,6 +2,7 @@ import ARMath
 import ARScene
 import Testing
 
+@testable import ARRasterizer
 @testable import ARRender
 
 /// Uniform-scale spheres take the Float paths (`UniformSphereRow`, `ShadingLights.shadeSphere`);

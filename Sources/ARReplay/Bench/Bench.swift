@@ -17,6 +17,8 @@ public struct BenchSettings: Sendable {
   public var png: String = "fast"
   /// Encode on other threads while the next frame renders.
   public var pipelined: Bool = true
+  /// Which build of the rasterizer runs.
+  public var instructionSet: InstructionSet = .automatic
   /// Folder for the scene file and the frames (emptied of nothing; frames overwrite).
   public var folder: String
 
@@ -40,6 +42,8 @@ public struct BenchResult: Sendable {
   public var renderThreads: Int
   /// PNG encoder threads (0 when frames are not written).
   public var encoderThreads: Int
+  /// The rasterizer build that ran.
+  public var instructionSet: InstructionSet
   /// Load check: stroke spheres whose centre projects inside the image, mean and minimum over
   /// the frames; their projected radius fx · R / depth (pixels), mean and minimum.
   public var meanSpheresInView: Double
@@ -69,6 +73,7 @@ public enum Bench {
     let holder = SessionHolder(rig)
     var options = ReplayOptions(outputDirectory: folder, threads: settings.threads)
     options.pipelined = settings.pipelined
+    options.instructionSet = settings.instructionSet
     options.writesFrames = scene.writesFrames
     options.extraSessions = { @Sendable in [holder.session] }
     let summary = try Replay(scene: replayScene).run(options)
@@ -124,6 +129,7 @@ public enum Bench {
       totalSeconds: summary.totalSeconds,
       framesPerSecond: Double(timings.count) / max(summary.totalSeconds, 1e-9),
       renderThreads: summary.renderThreads, encoderThreads: summary.encoderThreads,
+      instructionSet: summary.instructionSet,
       meanSpheresInView: counts.isEmpty
         ? 0 : Double(counts.reduce(0, +)) / Double(counts.count),
       minSpheresInView: counts.min() ?? 0,

@@ -21,6 +21,8 @@ public struct ReplayOptions: Sendable {
   /// Write frame PNGs, events and trace lines (default true); `false` renders only (the
   /// `arsim bench` B3 case) and writes just run.json.
   public var writesFrames: Bool
+  /// Which build of the rasterizer runs (default `.automatic`); the bytes are the same.
+  public var instructionSet: InstructionSet = .automatic
   /// Extra sessions run after the scene's own each tick (the bench's stroke rig).
   var extraSessions: (@Sendable () -> [any Session])?
 
@@ -64,6 +66,8 @@ public struct ReplaySummary: Sendable {
   public var renderThreads: Int
   /// Frames encoded at once on encoder threads (0 = sequential).
   public var encoderThreads: Int
+  /// The rasterizer build that ran (`Renderer.instructionSet`).
+  public var instructionSet: InstructionSet
 }
 
 /// The frame loop (DESIGN §1): AR ticks drive sessions and constraints; output frames are
@@ -111,7 +115,8 @@ public struct Replay {
     let renderer = Renderer(
       options: RenderOptions(
         threads: renderThreads, supersampling: scene.supersampling,
-        background: .solid(.black), writesDepth: scene.writesDepth))
+        background: .solid(.black), writesDepth: scene.writesDepth,
+        instructionSet: options.instructionSet))
     let writer = FrameWriter(directory: directory, png: scene.png, events: events, trace: trace)
     // Every core may encode a frame while the scene thread renders the next one.
     let encoderThreads = options.pipelined ? max(2, Renderer.coreCount) : 0
@@ -191,7 +196,7 @@ public struct Replay {
     let summary = ReplaySummary(
       framesWritten: written, stageSeconds: stages, totalSeconds: totalSeconds,
       eventCount: eventCount, frameTimings: timings, renderThreads: renderThreads,
-      encoderThreads: encoderThreads)
+      encoderThreads: encoderThreads, instructionSet: renderer.instructionSet)
     try writeRunJSON(summary, options: options, directory: directory)
     return summary
   }

@@ -8,11 +8,11 @@ import ARScene
 /// insertion order), which is also the order equal depths are resolved in (first drawn wins).
 public struct RenderList: Sendable {
   /// Visible geometry in drawing order.
-  var items: [RenderItem]
+  package var items: [RenderItem]
   /// Directional lights (world frame).
-  var directionalLights: [DirectionalLight]
+  package var directionalLights: [DirectionalLight]
   /// Sum of ambient light colours × intensities (sRGB encoded values).
-  var ambient: SIMD3<Double>
+  package var ambient: SIMD3<Double>
 
   /// Snapshots the subtree under `root` (the root included).
   ///
@@ -39,7 +39,7 @@ public struct RenderList: Sendable {
   }
 
   /// Creates a list from parts (tests).
-  init(items: [RenderItem], directionalLights: [DirectionalLight], ambient: SIMD3<Double>) {
+  package init(items: [RenderItem], directionalLights: [DirectionalLight], ambient: SIMD3<Double>) {
     self.items = items
     self.directionalLights = directionalLights
     self.ambient = ambient
@@ -87,21 +87,21 @@ public struct RenderList: Sendable {
 }
 
 /// One drawable: a shape with its material, world transform and effective opacity.
-struct RenderItem: Sendable {
+package struct RenderItem: Sendable {
   /// The shape in node-local coordinates.
-  var shape: Shape
+  package var shape: Shape
   /// The material.
-  var material: Material
+  package var material: Material
   /// World from node (SceneKit's `worldTransform`).
-  var worldFromNode: Matrix4
+  package var worldFromNode: Matrix4
   /// Effective opacity in (0, 1]; below 1 the item is blended after the opaque ones.
-  var opacity: Double
+  package var opacity: Double
 }
 
 /// A directional light in the world frame.
-struct DirectionalLight: Sendable {
+package struct DirectionalLight: Sendable {
   /// Unit direction the light travels (world frame), its node's −Z.
-  var direction: Vector3
+  package var direction: Vector3
   /// Colour × intensity (sRGB encoded).
-  var color: SIMD3<Double>
+  package var color: SIMD3<Double>
 }

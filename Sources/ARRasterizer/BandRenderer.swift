@@ -1,3 +1,5 @@
+import ARRenderCore
+
 /// Renders one band of output rows at a time into its own sample buffers (one per worker).
 ///
 /// Sample grid: N×N samples per pixel; sample column sx sits at screen u = (sx + ½)/N − ½ and

@@ -1,3 +1,5 @@
+import ARRenderCore
+
 extension PreparedFrame {
   /// Visibility: for every sample of the band, the nearest opaque primitive and its depth.
   /// Primitives are drawn near to far; on equal depths the one earlier in list order wins

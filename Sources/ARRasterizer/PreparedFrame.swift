@@ -1,4 +1,5 @@
 import ARMath
+import ARRenderCore
 import ARScene
 
 /// One primitive in drawing order: a sphere or a triangle, by index into `PreparedFrame`.

@@ -26,18 +26,33 @@ public struct RenderOptions: Hashable, Sendable {
   public var background: Background
   /// Whether `RenderedFrame.depth` is produced.
   public var writesDepth: Bool
+  /// Which build of the rasterizer runs; the output bytes do not depend on this value.
+  public var instructionSet: InstructionSet
 
-  /// Creates options; the defaults are all cores, no supersampling, mid-grey, no depth.
+  /// Creates options; the defaults are all cores, no supersampling, mid-grey, no depth, the
+  /// fastest instruction set the processor supports.
   public init(
     threads: Int = 0, supersampling: Int = 1,
     background: Background = .solid(Color(red: 0.5, green: 0.5, blue: 0.5)),
-    writesDepth: Bool = false
+    writesDepth: Bool = false, instructionSet: InstructionSet = .automatic
   ) {
     self.threads = threads
     self.supersampling = supersampling
     self.background = background
     self.writesDepth = writesDepth
+    self.instructionSet = instructionSet
   }
+}
+
+/// The processor instructions the rasterizer is compiled for (`Renderer.instructionSet`).
+public enum InstructionSet: String, Hashable, Sendable, CaseIterable {
+  /// AVX2 + FMA when the processor supports them, else baseline.
+  case automatic
+  /// Any processor of the architecture (x86-64: SSE2).
+  case baseline
+  /// x86-64 with AVX2 and FMA (Intel Haswell, 2013, and later; AMD Zen): the eight-lane Float
+  /// kernels use 256-bit registers. Falls back to baseline where unsupported.
+  case avx2
 }
 
 /// The result of `Renderer.render(_:camera:)`.
@@ -49,7 +64,7 @@ public struct RenderedFrame: Sendable {
   public var depth: DepthImage?
   /// The unquantized depth in metres along −Z (0 = no surface), row-major; empty unless depth
   /// was requested (tests).
-  var depthMetres: [Double] = []
+  package var depthMetres: [Double] = []
 
   /// Creates a frame.
   public init(image: Image, depth: DepthImage?) {
