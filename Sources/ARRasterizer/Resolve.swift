@@ -11,28 +11,30 @@ func resolveRow(
   let weight = 255 / Float(scale * scale)
   var column = 0
   if scale == 1, let r = red.baseAddress, let g = green.baseAddress, let b = blue.baseAddress {
-    // Four pixels per step: the same operations lane by lane, so the same bytes.
-    let channels = (UnsafeRawPointer(r), UnsafeRawPointer(g), UnsafeRawPointer(b))
-    while column + 4 <= width {
+    // Eight pixels per step: the same operations lane by lane, so the same bytes.
+    while column + 8 <= width {
       let offset = column * MemoryLayout<Float>.stride
-      @inline(__always) func channel(_ samples: UnsafeRawPointer) -> SIMD4<UInt32> {
-        bytes(samples.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self) * weight)
-      }
-      let rgba =
-        channel(channels.0) | channel(channels.1) &<< 8 | channel(channels.2) &<< 16
-        | 0xFF00_0000
-      for lane in 0..<4 {
-        pixels.storeBytes(
-          of: rgba[lane].littleEndian, toByteOffset: (column + lane) * 4, as: UInt32.self)
-      }
-      column += 4
+      let red = bytes(
+        UnsafeRawPointer(r).loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * weight)
+      let green = bytes(
+        UnsafeRawPointer(g).loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * weight)
+      let blue = bytes(
+        UnsafeRawPointer(b).loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * weight)
+      let rgba = red | green &<< 8 | blue &<< 16 | 0xFF00_0000
+      // RGBA bytes in memory order: each pixel's UInt32 little-endian.
+      pixels.storeBytes(
+        of: rgba.littleEndianLanes, toByteOffset: column * 4, as: SIMD8<UInt32>.self)
+      column += 8
     }
   }
   while column < width {
-    var sum = SIMD4<Float>.zero
+    // Lanes 0…2: red, green, blue (the others unused).
+    var sum = SIMD8<Float>.zero
     for sy in 0..<scale {
       let base = sy * columns + column * scale
-      for sx in 0..<scale { sum += SIMD4(red[base + sx], green[base + sx], blue[base + sx], 0) }
+      for sx in 0..<scale {
+        sum += SIMD8(red[base + sx], green[base + sx], blue[base + sx], 0, 0, 0, 0, 0)
+      }
     }
     let channels = bytes(sum * weight)
     let rgba = channels[0] | channels[1] << 8 | channels[2] << 16 | 0xFF00_0000
@@ -46,10 +48,23 @@ func resolveRow(
 /// The floor without a checked conversion (Swift's checked float-to-integer conversions do not
 /// vectorize): below 2²⁴, y + 2²³ has ulp 1, so its mantissa holds y rounded to nearest, r;
 /// ⌊y⌋ = r − 1 when r > y.
-@inline(__always) private func bytes(_ x: SIMD4<Float>) -> SIMD4<UInt32> {
+@_transparent private func bytes(_ x: SIMD8<Float>) -> SIMD8<UInt32> {
   let low = select(x .> 0, x, .zero)
-  let y = select(low .< 255, low, SIMD4(repeating: 255)) + 0.5
+  let y = select(low .< 255, low, SIMD8(repeating: 255)) + 0.5
   let shifted = y + 0x1p23
   let rounded = shifted.bitPattern &- (0x1p23 as Float).bitPattern
-  return rounded &- select(shifted - 0x1p23 .> y, SIMD4(repeating: 1), .zero)
+  return rounded &- select(shifted - 0x1p23 .> y, SIMD8(repeating: 1), .zero)
+}
+
+extension SIMD8<UInt32> {
+  /// Each lane in little-endian byte order (the identity on little-endian processors).
+  @inline(__always) var littleEndianLanes: SIMD8<UInt32> {
+    #if _endian(little)
+      return self
+    #else
+      var result = self
+      for lane in 0..<8 { result[lane] = self[lane].littleEndian }
+      return result
+    #endif
+  }
 }
