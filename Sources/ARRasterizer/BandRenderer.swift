@@ -16,9 +16,10 @@ struct BandRenderer {
   let writesDepth: Bool
   /// Per band, the opaque primitives that reach it (`PreparedFrame.opaqueBins`).
   let bins: [[Int32]]
-  /// Per sample of the band: depth (metres along −Z, +∞ = empty), visible primitive
-  /// (−1 = none; spheres first, then triangles offset by the sphere count).
-  var depths: [Double]
+  /// Per sample of the band: depth (metres along −Z, +∞ = empty; Float, as a GPU's depth
+  /// buffer: 10⁻⁷ relative, 0.1 µm at a metre), visible primitive (−1 = none; spheres first,
+  /// then triangles offset by the sphere count).
+  var depths: [Float]
   var ids: [Int32]
   /// Colour 0…1 of the N sample rows of one output row: all red samples, then green, then blue.
   /// Shading, blending and the resolve run one output row at a time, so these stay in the
@@ -39,7 +40,7 @@ struct BandRenderer {
     self.writesDepth = writesDepth
     self.bins = bins
     let samples = width * scale * bandRows * scale
-    depths = [Double](repeating: .infinity, count: samples)
+    depths = [Float](repeating: .infinity, count: samples)
     ids = [Int32](repeating: -1, count: samples)
     channels = [Float](repeating: 0, count: 3 * width * scale * scale)
   }
@@ -101,7 +102,7 @@ struct BandRenderer {
             for column in 0..<width {
               let i = row * width + column
               output.depth[(firstRow + row) * width + column] =
-                ids[i] >= 0 ? depths[i] : 0
+                ids[i] >= 0 ? Double(depths[i]) : 0
             }
           }
         }
@@ -172,7 +173,7 @@ struct SampleGrid {
 
 /// Unsafe views of a band's sample buffers.
 struct SampleBuffers {
-  var depths: UnsafeMutableBufferPointer<Double>
+  var depths: UnsafeMutableBufferPointer<Float>
   var ids: UnsafeMutableBufferPointer<Int32>
   var red: UnsafeMutableBufferPointer<Float>
   var green: UnsafeMutableBufferPointer<Float>

@@ -52,17 +52,3 @@ extension SIMD8 where Scalar == Float {
     SIMD8(bitPattern: bitPattern & 0x7FFF_FFFF)
   }
 }
-
-extension SIMD4 where Scalar == Float {
-  /// The lanes' bit patterns.
-  @inline(__always) var bitPattern: SIMD4<UInt32> { unsafeBitCast(self, to: SIMD4<UInt32>.self) }
-}
-
-extension SIMD8 where Scalar == Double {
-  /// Each lane exactly as a Double.
-  @inline(__always) init(widening x: SIMD8<Float>) {
-    self.init(
-      Double(x[0]), Double(x[1]), Double(x[2]), Double(x[3]), Double(x[4]), Double(x[5]),
-      Double(x[6]), Double(x[7]))
-  }
-}

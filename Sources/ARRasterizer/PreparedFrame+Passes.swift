@@ -9,9 +9,9 @@ extension PreparedFrame {
   func rasterizeOpaque(grid: SampleGrid, positions: [Int32], into buffers: SampleBuffers) {
     let sphereCount = Int32(spheres.count)
     let drawOrder = self.drawOrder
-    /// Whether a sample at depth `t` of the primitive at list position `order` replaces what
-    /// sample `i` holds.
-    @inline(__always) func wins(_ t: Double, _ order: Int32, _ i: Int) -> Bool {
+    /// Whether a sample at depth `t` (rounded to the depth buffer's Float) of the primitive at
+    /// list position `order` replaces what sample `i` holds.
+    @inline(__always) func wins(_ t: Float, _ order: Int32, _ i: Int) -> Bool {
       let current = buffers.depths[i]
       if t < current { return true }
       guard t == current else { return false }
@@ -51,17 +51,19 @@ extension PreparedFrame {
           while sx < columns.upperBound {
             let i = rowBase + sx
             let pair = sx + 1 < columns.upperBound
-            let current0 = buffers.depths[i]
-            let current1 = pair ? buffers.depths[i + 1] : -Double.infinity
+            let current0 = Double(buffers.depths[i])
+            let current1 = pair ? Double(buffers.depths[i + 1]) : -Double.infinity
             if sphere.minDepth <= current0 || sphere.minDepth <= current1 {
               let t = quadratic.depths(
                 u: SIMD2(grid.u(sx), grid.u(pair ? sx + 1 : sx)), near: near, far: far)
-              if wins(t[0], order, i) {
-                buffers.depths[i] = t[0]
+              let t0 = Float(t[0])
+              let t1 = Float(t[1])
+              if wins(t0, order, i) {
+                buffers.depths[i] = t0
                 buffers.ids[i] = id
               }
-              if pair, wins(t[1], order, i + 1) {
-                buffers.depths[i + 1] = t[1]
+              if pair, wins(t1, order, i + 1) {
+                buffers.depths[i + 1] = t1
                 buffers.ids[i + 1] = id
               }
             }
@@ -81,8 +83,9 @@ extension PreparedFrame {
             v: v, columns: grid.columns(minU: outline.minU, maxU: outline.maxU), grid: grid)
           for sx in columns {
             let u = grid.u(sx)
-            guard let t = triangle.depth(direction: direction(u: u, v: v)), t <= far
+            guard let exact = triangle.depth(direction: direction(u: u, v: v)), exact <= far
             else { continue }
+            let t = Float(exact)
             let i = rowBase + sx
             if wins(t, order, i) {
               buffers.depths[i] = t
@@ -133,7 +136,7 @@ extension PreparedFrame {
           for j in i..<end {
             let color = shade(
               id: id, sphereCount: sphereCount, u: grid.u(j - rowBase), v: v,
-              depth: buffers.depths[j])
+              depth: Double(buffers.depths[j]))
             buffers.setColor(j, SIMD3<Float>(color))
           }
         }
@@ -170,12 +173,11 @@ extension PreparedFrame {
       let i = rowBase + sx
       var depth: SIMD8<Float>
       if count == 8 {
-        depth = SIMD8(
-          narrowing: UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Double>.self))
+        depth = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Float>.self)
       } else {
         // Lanes past the run repeat its last sample (each lane's value is its own).
-        depth = SIMD8(repeating: Float(depths[i + count - 1]))
-        for lane in 0..<count { depth[lane] = Float(depths[i + lane]) }
+        depth = SIMD8(repeating: depths[i + count - 1])
+        for lane in 0..<count { depth[lane] = depths[i + lane] }
       }
       let samples = SphereSamples(
         dx: SIMD8(narrowing: (grid.u(eightFrom: sx) - intrinsics.cx) * inverseFx), dy: dy,
@@ -212,11 +214,12 @@ extension PreparedFrame {
           guard let (low, high) = quadratic.span(margin: 1) else { continue }
           let rowBase = (sy - grid.firstRow) * grid.columns
           let columns = grid.columns(minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
-          @inline(__always) func blend(_ sx: Int, depth t: Double) {
+          @inline(__always) func blend(_ sx: Int, depth t: Float) {
             let i = rowBase + sx
             guard t < buffers.depths[i] else { return }
             let shaded = shade(
-              id: Int32(entry.index), sphereCount: sphereCount, u: grid.u(sx), v: v, depth: t)
+              id: Int32(entry.index), sphereCount: sphereCount, u: grid.u(sx), v: v,
+              depth: Double(t))
             buffers.setColor(
               i, SIMD3<Float>(SIMD3<Double>(buffers.color(i)) * (1 - alpha) + shaded * alpha))
           }
@@ -233,7 +236,7 @@ extension PreparedFrame {
           } else {
             for sx in columns {
               guard let t = quadratic.depth(u: grid.u(sx), near: near, far: far) else { continue }
-              blend(sx, depth: t)
+              blend(sx, depth: Float(t))
             }
           }
         }
@@ -257,17 +260,18 @@ extension PreparedFrame {
             first <= far, last <= far
           {
             // Along a row the computed depth h / (n · d(u)) is monotone in u (each rounded
-            // step is monotone and n · d keeps its sign between the ends), so every depth of
-            // the row lies in [nearest, farthest] and most samples need no division.
-            let nearest = min(first, last)
-            let farthest = max(first, last)
+            // step is monotone and n · d keeps its sign between the ends), and so is its
+            // rounding to Float, so every depth of the row lies in [nearest, farthest] and most
+            // samples need no division.
+            let nearest = Float(min(first, last))
+            let farthest = Float(max(first, last))
             // Whether the plane covers sample column sx (its depth is below the opaque one).
             @inline(__always) func covers(_ sx: Int) -> Bool {
               let current = buffers.depths[rowBase + sx]
               if current <= nearest { return false }
               if current <= farthest {
                 guard let t = triangle.depth(direction: direction(u: grid.u(sx), v: v)),
-                  t < current
+                  Float(t) < current
                 else { return false }
               }
               return true
@@ -281,7 +285,7 @@ extension PreparedFrame {
             let u = grid.u(sx)
             let i = rowBase + sx
             guard let t = triangle.depth(direction: direction(u: u, v: v)), t <= far,
-              t < buffers.depths[i]
+              Float(t) < buffers.depths[i]
             else { continue }
             let shaded = shade(
               id: sphereCount + Int32(entry.index), sphereCount: sphereCount, u: u, v: v,
@@ -301,7 +305,7 @@ extension PreparedFrame {
   /// paths do the same Float operations.
   @inline(__always) private func blendUniform(
     columns: Range<Int>, rowBase: Int, keep: Float, premultiplied: SIMD3<Float>,
-    into buffers: SampleBuffers, nearest: Double, farthest: Double, covers: (Int) -> Bool
+    into buffers: SampleBuffers, nearest: Float, farthest: Float, covers: (Int) -> Bool
   ) {
     @inline(__always) func blend(_ i: Int) {
       buffers.setColor(i, buffers.color(i) * keep + premultiplied)
@@ -312,7 +316,7 @@ extension PreparedFrame {
     var sx = columns.lowerBound
     while sx + 8 <= columns.upperBound {
       let i = rowBase + sx
-      let current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Double>.self)
+      let current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Float>.self)
       let behind = current .> farthest
       // Every lane settled (no depth between nearest and farthest).
       if !((current .<= farthest) .& (current .> nearest)).anyLane() {

@@ -31,6 +31,10 @@ struct UniformSphereRow {
   let intrinsicsCx: Double
   let near: Double
   let far: Double
+  /// The Float bounds equivalent to `near` and `far`: for any Float t, t < nearBound ⇔ t < near
+  /// and t ≤ farBound ⇔ t ≤ far.
+  let nearBound: Float
+  let farBound: Float
   /// The Double quadratic of this row, for samples before `near`.
   let quadratic: SphereRow
 
@@ -55,12 +59,18 @@ struct UniformSphereRow {
     intrinsicsCx = intrinsics.cx
     self.near = near
     self.far = far
+    var nearBound = Float(near)
+    if Double(nearBound) < near { nearBound = nearBound.nextUp }
+    var farBound = Float(far)
+    if Double(farBound) > far { farBound = farBound.nextDown }
+    self.nearBound = nearBound
+    self.farBound = farBound
     self.quadratic = quadratic
   }
 
   /// The depths (metres along −Z) at screen columns `u`: the first surface at or beyond `near`
   /// and not beyond `far`, +∞ where there is none.
-  @inline(__always) func depths(u: SIMD8<Double>) -> SIMD8<Double> {
+  @inline(__always) func depths(u: SIMD8<Double>) -> SIMD8<Float> {
     let dx = SIMD8<Float>(narrowing: (u - intrinsicsCx) * inverseFx)
     let crossY = -cx - dx * cz
     let crossZ = dx * cy - dyCx
@@ -71,16 +81,14 @@ struct UniformSphereRow {
     guard hit.anyLane() else { return SIMD8(repeating: .infinity) }
     // |D| (lanes that miss are discarded) lets the compiler drop libm's errno fallback.
     let root = discriminant.magnitude.squareRoot()
-    let nearHit = select(
-      hit, (dx * cx + rowDot - root) / lengthSquared, SIMD8(repeating: .infinity))
-    var t = SIMD8<Double>(widening: nearHit)
-    if (t .< near).anyLane() {
+    var t = select(hit, (dx * cx + rowDot - root) / lengthSquared, SIMD8(repeating: .infinity))
+    if (t .< nearBound).anyLane() {
       // Before the near plane: the Double quadratic, for those lanes only.
-      for lane in 0..<8 where t[lane] < near {
-        t[lane] = quadratic.depth(u: u[lane], near: near, far: far) ?? .infinity
+      for lane in 0..<8 where t[lane] < nearBound {
+        t[lane] = Float(quadratic.depth(u: u[lane], near: near, far: far) ?? .infinity)
       }
     }
-    return select(t .<= far, t, SIMD8(repeating: .infinity))
+    return select(t .<= farBound, t, SIMD8(repeating: .infinity))
   }
 }
 
@@ -89,21 +97,21 @@ extension PreparedFrame {
   /// writes depth and `id` where the sphere's depth `wins`.
   @inline(__always) func rasterizeUniformSphereRow(
     _ sphere: SpherePrimitive, id: Int32, sy: Int, quadratic: SphereRow, columns: Range<Int>,
-    grid: SampleGrid, into buffers: SampleBuffers, wins: (Double, Int) -> Bool
+    grid: SampleGrid, into buffers: SampleBuffers, wins: (Float, Int) -> Bool
   ) {
     let row = UniformSphereRow(
       sphere, v: grid.v(sy), quadratic: quadratic, intrinsics: intrinsics, near: near, far: far)
     let rowBase = (sy - grid.firstRow) * grid.columns
     // t ≥ minDepth (less Float's error): nothing nearer can be replaced.
-    let minDepth = sphere.minDepth * (1 - 1e-5)
+    let minDepth = Float(sphere.minDepth * (1 - 1e-5))
     var sx = columns.lowerBound
     while sx < columns.upperBound {
       let count = min(8, columns.upperBound - sx)
       let i = rowBase + sx
       // Lanes past the run hold −∞, which nothing beats.
-      var current = SIMD8<Double>(repeating: -.infinity)
+      var current = SIMD8<Float>(repeating: -.infinity)
       if count == 8, let depths = buffers.depths.baseAddress {
-        current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Double>.self)
+        current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Float>.self)
       } else {
         for lane in 0..<count { current[lane] = buffers.depths[i + lane] }
       }
@@ -121,7 +129,7 @@ extension PreparedFrame {
         // No ties: a candidate wins outright. Whole-vector stores.
         if candidates.anyLane() {
           UnsafeMutableRawPointer(depths + i).storeBytes(
-            of: select(candidates, t, current), as: SIMD8<Double>.self)
+            of: select(candidates, t, current), as: SIMD8<Float>.self)
           let raw = UnsafeMutableRawPointer(ids + i)
           raw.storeBytes(
             of: select(

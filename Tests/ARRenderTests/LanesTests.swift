@@ -31,13 +31,11 @@ struct LanesTests {
     }
   }
 
-  @Test("narrowing rounds to the nearest Float, widening is exact, magnitude clears signs")
+  @Test("narrowing rounds to the nearest Float, magnitude clears signs")
   func conversions() {
     let x = SIMD8<Double>(0.1, -2.5, 1e-50, 3e38, -0.0, 1 / 3, 16_777_217, .infinity)
     let narrow = SIMD8<Float>(narrowing: x)
     for lane in 0..<8 { #expect(narrow[lane] == Float(x[lane]), "lane \(lane)") }
-    let wide = SIMD8<Double>(widening: narrow)
-    for lane in 0..<8 { #expect(wide[lane] == Double(narrow[lane]), "lane \(lane)") }
     #expect(narrow.magnitude == SIMD8(0.1, 2.5, 0, 3e38, 0, Float(1.0 / 3), 16_777_216, .infinity))
     #expect(narrow.magnitude[4].sign == .plus)
   }
