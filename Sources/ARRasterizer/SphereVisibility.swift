@@ -82,13 +82,18 @@ struct UniformSphereRow {
     // |D| (lanes that miss are discarded) lets the compiler drop libm's errno fallback.
     let root = discriminant.magnitude.squareRoot()
     var t = select(hit, (dx * cx + rowDot - root) / lengthSquared, SIMD8(repeating: .infinity))
-    if (t .< nearBound).anyLane() {
-      // Before the near plane: the Double quadratic, for those lanes only.
-      for lane in 0..<8 where t[lane] < nearBound {
-        t[lane] = Float(quadratic.depth(u: u[lane], near: near, far: far) ?? .infinity)
-      }
-    }
+    if (t .< nearBound).anyLane() { t = clipped(t, u: u) }
     return select(t .<= farBound, t, SIMD8(repeating: .infinity))
+  }
+
+  /// `t` with its lanes before the near plane replaced by the Double quadratic's depth (out of
+  /// line: rare, and it keeps `depths` small enough to inline).
+  @inline(never) func clipped(_ t: SIMD8<Float>, u: SIMD8<Double>) -> SIMD8<Float> {
+    var t = t
+    for lane in 0..<8 where t[lane] < nearBound {
+      t[lane] = Float(quadratic.depth(u: u[lane], near: near, far: far) ?? .infinity)
+    }
+    return t
   }
 }
 
