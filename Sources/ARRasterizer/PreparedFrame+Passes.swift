@@ -30,6 +30,19 @@ extension PreparedFrame {
         let sphere = spheres[entry.index]
         let id = Int32(entry.index)
         let order = drawOrder[entry.index]
+        if sphere.inverseRadius > 0 {
+          let uniform = uniformSpheres[entry.index]
+          for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
+            let row = UniformSphereRow(uniform, v: grid.v(sy))
+            guard let (low, high) = row.span(margin: 1) else { continue }
+            let columns = grid.columns(
+              minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
+            rasterizeUniformSphereRow(
+              row, sphere: sphere, id: id, sy: sy, columns: columns, grid: grid, into: buffers
+            ) { t, i in wins(t, order, i) }
+          }
+          continue
+        }
         for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
           // Node-local space: ray direction on this row.
           let v = grid.v(sy)
@@ -38,13 +51,6 @@ extension PreparedFrame {
           let rowBase = (sy - grid.firstRow) * grid.columns
           let columns = grid.columns(
             minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
-          if sphere.inverseRadius > 0 {
-            rasterizeUniformSphereRow(
-              sphere, id: id, sy: sy, quadratic: quadratic, columns: columns, grid: grid,
-              into: buffers
-            ) { t, i in wins(t, order, i) }
-            continue
-          }
           // Two samples at a time (square root and division on both lanes at once). A lane
           // whose stored depth is below minDepth cannot win (t ≥ minDepth).
           var sx = columns.lowerBound
@@ -210,10 +216,10 @@ extension PreparedFrame {
         let sphere = spheres[entry.index]
         for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
           let v = grid.v(sy)
-          let quadratic = sphere.row(v: v)
-          guard let (low, high) = quadratic.span(margin: 1) else { continue }
           let rowBase = (sy - grid.firstRow) * grid.columns
-          let columns = grid.columns(minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
+          @inline(__always) func columns(_ span: (Double, Double)) -> Range<Int> {
+            grid.columns(minU: max(span.0, sphere.minU), maxU: min(span.1, sphere.maxU))
+          }
           @inline(__always) func blend(_ sx: Int, depth t: Float) {
             let i = rowBase + sx
             guard t < buffers.depths[i] else { return }
@@ -225,16 +231,19 @@ extension PreparedFrame {
           }
           if sphere.inverseRadius > 0 {
             // The opaque pass's depths for uniform spheres (`UniformSphereRow`).
-            let row = UniformSphereRow(
-              sphere, v: v, quadratic: quadratic, intrinsics: intrinsics, near: near, far: far)
+            let row = UniformSphereRow(uniformSpheres[entry.index], v: v)
+            guard let span = row.span(margin: 1) else { continue }
+            let columns = columns(span)
             for start in stride(from: columns.lowerBound, to: columns.upperBound, by: 8) {
-              let t = row.depths(u: grid.u(eightFrom: start))
+              let t = row.depths(u: grid.u(eightFrom: start), primitive: sphere)
               for lane in 0..<min(8, columns.upperBound - start) where t[lane] < .infinity {
                 blend(start + lane, depth: t[lane])
               }
             }
           } else {
-            for sx in columns {
+            let quadratic = sphere.row(v: v)
+            guard let span = quadratic.span(margin: 1) else { continue }
+            for sx in columns(span) {
               guard let t = quadratic.depth(u: grid.u(sx), near: near, far: far) else { continue }
               blend(sx, depth: Float(t))
             }

@@ -40,6 +40,9 @@ struct PreparedFrame: Sendable {
   /// and 1 / radius (x, y, z, w), and the material index, or −1 when the sphere is not of
   /// uniform scale or its material is not `isFastSphere` (or is uniform).
   var fastSpheres: [SIMD4<Double>] = []
+  /// Per sphere, the camera-space constants of the Float visibility path (meaningful where
+  /// `inverseRadius > 0`).
+  var uniformSpheres: [UniformSphere] = []
   var fastSphereMaterials: [Int32] = []
   /// Per material: `2 · wholeShininess + 1` for blinn, `0` for lambert (what one
   /// `ShadingLights.shadeSphere` call needs); meaningful where `isFastSphere`.
@@ -132,6 +135,8 @@ struct PreparedFrame: Sendable {
     }
     for (sphere, material) in zip(spheres, sphereMaterials) {
       fastSpheres.append(SIMD4(sphere.centre, sphere.inverseRadius))
+      uniformSpheres.append(
+        UniformSphere(sphere, intrinsics: intrinsics, near: near, far: far))
       let fast =
         sphere.inverseRadius > 0 && materials[material].isFastSphere
         && !materials[material].isUniform

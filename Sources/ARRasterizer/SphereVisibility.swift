@@ -18,34 +18,22 @@ import ARScene
 /// coincides with an opaque one gets the same depth bits (and does not show through). Every
 /// lane's value depends only on its own sample.
 struct UniformSphereRow {
+  let sphere: UniformSphere
+  /// Screen v of the row, and the ray's dy there.
+  let v: Double
+  let dy: Double
   let crossX: Float
   let crossXSquared: Float
   let dyCx: Float
   let rowLengthSquared: Float
   let rowDot: Float
-  let radiusSquared: Float
-  let cx: Float
-  let cy: Float
-  let cz: Float
-  let inverseFx: Double
-  let intrinsicsCx: Double
-  let near: Double
-  let far: Double
-  /// The Float bounds equivalent to `near` and `far`: for any Float t, t < nearBound ⇔ t < near
-  /// and t ≤ farBound ⇔ t ≤ far.
-  let nearBound: Float
-  let farBound: Float
-  /// The Double quadratic of this row, for samples before `near`.
-  let quadratic: SphereRow
 
-  /// The row at screen v, whose Double quadratic (`sphere.row(v: v)`) the caller has.
-  init(
-    _ sphere: SpherePrimitive, v: Double, quadratic: SphereRow, intrinsics: CameraIntrinsics,
-    near: Double, far: Double
-  ) {
+  /// The row at screen v.
+  @inline(__always) init(_ sphere: UniformSphere, v: Double) {
+    self.sphere = sphere
+    self.v = v
     let c = sphere.centre
-    let radius = 1 / sphere.inverseRadius
-    let dy = -(v - intrinsics.cy) / intrinsics.fy
+    dy = -(v - sphere.intrinsics.cy) / sphere.intrinsics.fy
     // Row constants: (d × c).x = dy·c.z + c.y, (d × c).y = −c.x − dx·c.z,
     // (d × c).z = dx·c.y − dy·c.x, |d|² = dx² + dy² + 1, d·c = dx·c.x + dy·c.y − c.z.
     crossX = Float(dy * c.z + c.y)
@@ -53,10 +41,101 @@ struct UniformSphereRow {
     dyCx = Float(dy * c.x)
     rowLengthSquared = Float(dy * dy + 1)
     rowDot = Float(dy * c.y - c.z)
-    radiusSquared = Float(radius * radius)
+  }
+
+  /// The screen u range where the row can hit the sphere, widened by `margin` pixels; `nil`
+  /// when it misses, infinite ends when it is unbounded.
+  ///
+  /// In Double, D(dx) = r²(dx² + dy² + 1) − (dy·c.z + c.y)² − (c.x + dx·c.z)² − (dx·c.y −
+  /// dy·c.x)² = A dx² + B dx + C, a quadratic whose roots bound the hits; the margin absorbs the
+  /// Float evaluation's error (10⁻⁶ px).
+  @inline(__always) func span(margin: Double) -> (Double, Double)? {
+    let c = sphere.centre
+    let crossX = dy * c.z + c.y
+    let dyCx = dy * c.x
+    let a = sphere.spanA
+    guard a < 0 else { return (-.infinity, .infinity) }
+    let b = 2 * (c.y * dyCx - c.x * c.z)
+    let constant =
+      sphere.radiusSquared * (dy * dy + 1) - crossX * crossX - c.x * c.x - dyCx * dyCx
+    let discriminant = b * b - 4 * a * constant
+    guard discriminant > 0 else { return nil }
+    let root = discriminant.squareRoot()
+    // a < 0: (−b + root) / 2a is the smaller root.
+    let low = (-b + root) * sphere.halfInverseA
+    let high = (-b - root) * sphere.halfInverseA
+    let k = sphere.intrinsics
+    return (k.cx + low * k.fx - margin, k.cx + high * k.fx + margin)
+  }
+
+  /// The depths (metres along −Z) at screen columns `u`: the first surface at or beyond `near`
+  /// and not beyond `far`, +∞ where there is none. `primitive` is the sphere's
+  /// `SpherePrimitive`, for samples before the near plane.
+  @inline(__always) func depths(u: SIMD8<Double>, primitive: SpherePrimitive) -> SIMD8<Float> {
+    let s = sphere
+    let dx = SIMD8<Float>(narrowing: (u - s.intrinsics.cx) * s.inverseFx)
+    let crossY = -s.cx - dx * s.cz
+    let crossZ = dx * s.cy - dyCx
+    let lengthSquared = dx * dx + rowLengthSquared
+    let discriminant =
+      s.radiusSquaredFloat * lengthSquared
+      - (crossXSquared + crossY * crossY + crossZ * crossZ)
+    let hit = discriminant .> 0
+    guard hit.anyLane() else { return SIMD8(repeating: .infinity) }
+    // |D| (lanes that miss are discarded) lets the compiler drop libm's errno fallback.
+    let root = discriminant.magnitude.squareRoot()
+    var t = select(hit, (dx * s.cx + rowDot - root) / lengthSquared, SIMD8(repeating: .infinity))
+    if (t .< s.nearBound).anyLane() { t = clipped(t, u: u, primitive: primitive) }
+    return select(t .<= s.farBound, t, SIMD8(repeating: .infinity))
+  }
+
+  /// `t` with its lanes before the near plane replaced by the Double quadratic's depth (out of
+  /// line: rare, and it keeps `depths` small enough to inline).
+  @inline(never) func clipped(_ t: SIMD8<Float>, u: SIMD8<Double>, primitive: SpherePrimitive)
+    -> SIMD8<Float>
+  {
+    let quadratic = primitive.row(v: v)
+    var t = t
+    for lane in 0..<8 where t[lane] < sphere.nearBound {
+      t[lane] = Float(quadratic.depth(u: u[lane], near: sphere.near, far: sphere.far) ?? .infinity)
+    }
+    return t
+  }
+}
+
+/// A uniform-scale sphere's camera-space constants for `UniformSphereRow`, prepared once per
+/// frame.
+struct UniformSphere: Sendable {
+  let intrinsics: CameraIntrinsics
+  let centre: SIMD3<Double>
+  let radiusSquared: Double
+  /// The span quadratic's dx² coefficient r² − c.y² − c.z², and 1 / (2 · it).
+  let spanA: Double
+  let halfInverseA: Double
+  let radiusSquaredFloat: Float
+  let cx: Float
+  let cy: Float
+  let cz: Float
+  let inverseFx: Double
+  let near: Double
+  let far: Double
+  /// The Float bounds equivalent to `near` and `far`: for any Float t, t < nearBound ⇔ t < near
+  /// and t ≤ farBound ⇔ t ≤ far.
+  let nearBound: Float
+  let farBound: Float
+
+  /// The constants of `sphere` (`inverseRadius > 0`; others give meaningless values).
+  init(_ sphere: SpherePrimitive, intrinsics: CameraIntrinsics, near: Double, far: Double) {
+    self.intrinsics = intrinsics
+    let c = sphere.centre
+    centre = c
+    let radius = 1 / sphere.inverseRadius
+    radiusSquared = radius * radius
+    spanA = radiusSquared - c.y * c.y - c.z * c.z
+    halfInverseA = 1 / (2 * spanA)
+    radiusSquaredFloat = Float(radius * radius)
     (cx, cy, cz) = (Float(c.x), Float(c.y), Float(c.z))
     inverseFx = 1 / intrinsics.fx
-    intrinsicsCx = intrinsics.cx
     self.near = near
     self.far = far
     var nearBound = Float(near)
@@ -65,35 +144,6 @@ struct UniformSphereRow {
     if Double(farBound) > far { farBound = farBound.nextDown }
     self.nearBound = nearBound
     self.farBound = farBound
-    self.quadratic = quadratic
-  }
-
-  /// The depths (metres along −Z) at screen columns `u`: the first surface at or beyond `near`
-  /// and not beyond `far`, +∞ where there is none.
-  @inline(__always) func depths(u: SIMD8<Double>) -> SIMD8<Float> {
-    let dx = SIMD8<Float>(narrowing: (u - intrinsicsCx) * inverseFx)
-    let crossY = -cx - dx * cz
-    let crossZ = dx * cy - dyCx
-    let lengthSquared = dx * dx + rowLengthSquared
-    let discriminant =
-      radiusSquared * lengthSquared - (crossXSquared + crossY * crossY + crossZ * crossZ)
-    let hit = discriminant .> 0
-    guard hit.anyLane() else { return SIMD8(repeating: .infinity) }
-    // |D| (lanes that miss are discarded) lets the compiler drop libm's errno fallback.
-    let root = discriminant.magnitude.squareRoot()
-    var t = select(hit, (dx * cx + rowDot - root) / lengthSquared, SIMD8(repeating: .infinity))
-    if (t .< nearBound).anyLane() { t = clipped(t, u: u) }
-    return select(t .<= farBound, t, SIMD8(repeating: .infinity))
-  }
-
-  /// `t` with its lanes before the near plane replaced by the Double quadratic's depth (out of
-  /// line: rare, and it keeps `depths` small enough to inline).
-  @inline(never) func clipped(_ t: SIMD8<Float>, u: SIMD8<Double>) -> SIMD8<Float> {
-    var t = t
-    for lane in 0..<8 where t[lane] < nearBound {
-      t[lane] = Float(quadratic.depth(u: u[lane], near: near, far: far) ?? .infinity)
-    }
-    return t
   }
 }
 
@@ -101,11 +151,9 @@ extension PreparedFrame {
   /// Opaque visibility of sample row `sy` for a uniform-scale sphere (`UniformSphereRow`):
   /// writes depth and `id` where the sphere's depth `wins`.
   @inline(__always) func rasterizeUniformSphereRow(
-    _ sphere: SpherePrimitive, id: Int32, sy: Int, quadratic: SphereRow, columns: Range<Int>,
+    _ row: UniformSphereRow, sphere: SpherePrimitive, id: Int32, sy: Int, columns: Range<Int>,
     grid: SampleGrid, into buffers: SampleBuffers, wins: (Float, Int) -> Bool
   ) {
-    let row = UniformSphereRow(
-      sphere, v: grid.v(sy), quadratic: quadratic, intrinsics: intrinsics, near: near, far: far)
     let rowBase = (sy - grid.firstRow) * grid.columns
     // t ≥ minDepth (less Float's error): nothing nearer can be replaced.
     let minDepth = Float(sphere.minDepth * (1 - 1e-5))
@@ -124,7 +172,7 @@ extension PreparedFrame {
         sx += 8
         continue
       }
-      let t = row.depths(u: grid.u(eightFrom: sx))
+      let t = row.depths(u: grid.u(eightFrom: sx), primitive: sphere)
       // Misses (+∞) are never candidates, also over empty samples (+∞).
       let hits = t .< .infinity
       let candidates = (t .<= current) .& hits
