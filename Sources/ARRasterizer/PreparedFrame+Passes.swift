@@ -87,16 +87,42 @@ extension PreparedFrame {
           // Screen space: coverage by the fill rule; camera space: exact plane depth.
           let columns = outline.coveredColumns(
             v: v, columns: grid.columns(minU: outline.minU, maxU: outline.maxU), grid: grid)
-          for sx in columns {
-            let u = grid.u(sx)
-            guard let exact = triangle.depth(direction: direction(u: u, v: v)), exact <= far
-            else { continue }
-            let t = Float(exact)
+          let dy = direction(u: 0, v: v).y
+          var sx = columns.lowerBound
+          while sx < columns.upperBound {
+            let count = min(8, columns.upperBound - sx)
             let i = rowBase + sx
-            if wins(t, order, i) {
-              buffers.depths[i] = t
-              buffers.ids[i] = id
+            let t = triangle.depths(
+              dx: (grid.u(eightFrom: sx) - intrinsics.cx) / intrinsics.fx, dy: dy, far: far)
+            // Lanes past the run hold −∞, which nothing beats.
+            var current = SIMD8<Float>(repeating: -.infinity)
+            if count == 8, let depths = buffers.depths.baseAddress {
+              current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Float>.self)
+            } else {
+              for lane in 0..<count { current[lane] = buffers.depths[i + lane] }
             }
+            let hits = t .< .infinity
+            let candidates = (t .<= current) .& hits
+            if count == 8, !((t .== current) .& hits).anyLane(),
+              let depths = buffers.depths.baseAddress, let ids = buffers.ids.baseAddress
+            {
+              // No ties: a candidate wins outright. Whole-vector stores.
+              if candidates.anyLane() {
+                UnsafeMutableRawPointer(depths + i).storeBytes(
+                  of: select(candidates, t, current), as: SIMD8<Float>.self)
+                let raw = UnsafeMutableRawPointer(ids + i)
+                raw.storeBytes(
+                  of: select(
+                    candidates, SIMD8(repeating: id), raw.loadUnaligned(as: SIMD8<Int32>.self)),
+                  as: SIMD8<Int32>.self)
+              }
+            } else if candidates.anyLane() {
+              for lane in 0..<count where candidates[lane] && wins(t[lane], order, i + lane) {
+                buffers.depths[i + lane] = t[lane]
+                buffers.ids[i + lane] = id
+              }
+            }
+            sx += 8
           }
         }
       }

@@ -28,6 +28,17 @@ struct TrianglePrimitive: Sendable {
     return t.isFinite && t > 0 ? t : nil
   }
 
+  /// `depth(direction:)` for the eight rays `(dx, dy, −1)`, lane by lane (the same operations,
+  /// so the same bits), rounded to Float; +∞ where that is `nil` or beyond `far`.
+  @inline(__always) func depths(dx: SIMD8<Double>, dy: Double, far: Double) -> SIMD8<Float> {
+    // (n * d).sum() = (n.x·dx + n.y·dy) + n.z·(−1), in that order.
+    let denominator =
+      (planeNormal.x * dx + SIMD8(repeating: planeNormal.y * dy)) - SIMD8(repeating: planeNormal.z)
+    let t = planeOffset / denominator
+    let valid = (t .> 0) .& (t .< .infinity) .& (t .<= far)
+    return select(valid, SIMD8<Float>(narrowing: t), SIMD8(repeating: .infinity))
+  }
+
   /// Texture coordinates at camera-space point `x`.
   @inline(__always) func uv(at x: SIMD3<Double>) -> SIMD2<Double> {
     let r = x - anchor
