@@ -1,4 +1,5 @@
 import ARRenderCore
+import ARScene
 
 /// Renders one band of output rows at a time into its own sample buffers (one per worker).
 ///
@@ -16,6 +17,10 @@ struct BandRenderer {
   let writesDepth: Bool
   /// Per band, the opaque primitives that reach it (`PreparedFrame.opaqueBins`).
   let bins: [[Int32]]
+  /// The camera ray's x of each sample column (`SampleGrid.rayX`), and of each pixel column
+  /// for the depth pass of supersampled frames.
+  let rayX: [Float]
+  let pixelRayX: [Float]
   /// Per sample of the band: depth (metres along −Z, +∞ = empty; Float, as a GPU's depth
   /// buffer: 10⁻⁷ relative, 0.1 µm at a metre), visible primitive (−1 = none; spheres first,
   /// then triangles offset by the sphere count).
@@ -39,6 +44,10 @@ struct BandRenderer {
     self.bandRows = bandRows
     self.writesDepth = writesDepth
     self.bins = bins
+    rayX = SampleGrid.rayXTable(scale: scale, columns: width * scale, intrinsics: frame.intrinsics)
+    pixelRayX =
+      writesDepth && scale > 1
+      ? SampleGrid.rayXTable(scale: 1, columns: width, intrinsics: frame.intrinsics) : []
     let samples = width * scale * bandRows * scale
     depths = [Float](repeating: .infinity, count: samples)
     ids = [Int32](repeating: -1, count: samples)
@@ -47,10 +56,23 @@ struct BandRenderer {
 
   /// Renders output rows `firstRow ..< firstRow + bandRows` (clipped to the image).
   mutating func render(firstRow: Int, into output: BandOutput) {
+    let rayX = self.rayX
+    let pixelRayX = self.pixelRayX
+    rayX.withUnsafeBufferPointer { rayX in
+      pixelRayX.withUnsafeBufferPointer { pixelRayX in
+        render(firstRow: firstRow, rayX: rayX, pixelRayX: pixelRayX, into: output)
+      }
+    }
+  }
+
+  private mutating func render(
+    firstRow: Int, rayX: UnsafeBufferPointer<Float>, pixelRayX: UnsafeBufferPointer<Float>,
+    into output: BandOutput
+  ) {
     let rows = min(bandRows, height - firstRow)
     let grid = SampleGrid(
       scale: scale, columns: width * scale, firstRow: firstRow * scale,
-      rowCount: rows * scale)
+      rowCount: rows * scale, rayX: rayX)
     let frame = self.frame
     let bins = self.bins
     let background = self.background
@@ -75,7 +97,7 @@ struct BandRenderer {
           for row in 0..<rows {
             let rowGrid = SampleGrid(
               scale: scale, columns: grid.columns, firstRow: (firstRow + row) * scale,
-              rowCount: scale)
+              rowCount: scale, rayX: rayX)
             let rowBuffers = SampleBuffers(
               depths: UnsafeMutableBufferPointer(
                 rebasing: depths[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
@@ -93,7 +115,8 @@ struct BandRenderer {
           // N > 1 a separate visibility pass at pixel centres.
           var depthGrid = grid
           if scale > 1 {
-            depthGrid = SampleGrid(scale: 1, columns: width, firstRow: firstRow, rowCount: rows)
+            depthGrid = SampleGrid(
+              scale: 1, columns: width, firstRow: firstRow, rowCount: rows, rayX: pixelRayX)
             buffers.clear(count: width * rows)
             frame.rasterizeOpaque(
               grid: depthGrid, positions: bins[firstRow / bandRows], into: buffers)
@@ -118,6 +141,31 @@ struct SampleGrid {
   var columns: Int
   var firstRow: Int
   var rowCount: Int
+  /// x of the camera ray `(x, y, −1)` through each sample column, `Float((u − cx) · (1 / fx))`,
+  /// with 8 columns of padding (`rayXTable`); valid while the band renders.
+  var rayX: UnsafeBufferPointer<Float>
+
+  /// The `rayX` values of `columns` sample columns at N = `scale`, plus 8 of padding, formed in
+  /// Double from `u(eightFrom:)` and narrowed, as the Float kernels did per sample before.
+  static func rayXTable(scale: Int, columns: Int, intrinsics: CameraIntrinsics) -> [Float] {
+    let grid = SampleGrid(
+      scale: scale, columns: columns, firstRow: 0, rowCount: 0,
+      rayX: UnsafeBufferPointer(start: nil, count: 0))
+    let inverseFx = 1 / intrinsics.fx
+    var table: [Float] = []
+    table.reserveCapacity(columns + 16)
+    for sx in stride(from: 0, to: columns + 8, by: 8) {
+      let x = SIMD8<Float>(narrowing: (grid.u(eightFrom: sx) - intrinsics.cx) * inverseFx)
+      for lane in 0..<8 { table.append(x[lane]) }
+    }
+    return table
+  }
+
+  /// `rayX` of sample columns sx … sx + 7 (sx < columns).
+  @inline(__always) func rayX(eightFrom sx: Int) -> SIMD8<Float> {
+    guard let base = rayX.baseAddress else { return .zero }
+    return UnsafeRawPointer(base + sx).loadUnaligned(as: SIMD8<Float>.self)
+  }
 
   /// Screen u of sample column sx.
   @inline(__always) func u(_ sx: Int) -> Double {

@@ -192,9 +192,7 @@ extension PreparedFrame {
       Float(centreAndInverseRadius.x), Float(centreAndInverseRadius.y),
       Float(centreAndInverseRadius.z))
     let inverseRadius = Float(centreAndInverseRadius.w)
-    // Camera ray direction, formed in Double per sample (so a lane's value is its own), then
-    // narrowed.
-    let inverseFx = 1 / intrinsics.fx
+    // Camera ray direction (x per column from `grid.rayX`, y formed in Double, then narrowed).
     let dy = Float(-(v - intrinsics.cy) / intrinsics.fy)
     guard let depths = buffers.depths.baseAddress, let red = buffers.red.baseAddress,
       let green = buffers.green.baseAddress, let blue = buffers.blue.baseAddress
@@ -212,7 +210,7 @@ extension PreparedFrame {
         for lane in 0..<count { depth[lane] = depths[i + lane] }
       }
       let samples = SphereSamples(
-        dx: SIMD8(narrowing: (grid.u(eightFrom: sx) - intrinsics.cx) * inverseFx), dy: dy,
+        dx: grid.rayX(eightFrom: sx), dy: dy,
         depth: depth,
         centre: centre, inverseRadius: inverseRadius)
       let color = lights.shadeSphere(
@@ -261,7 +259,7 @@ extension PreparedFrame {
             guard let span = row.span(margin: 1) else { continue }
             let columns = columns(span)
             for start in stride(from: columns.lowerBound, to: columns.upperBound, by: 8) {
-              let t = row.depths(u: grid.u(eightFrom: start), primitive: sphere)
+              let t = row.depths(eightFrom: start, grid: grid, primitive: sphere)
               for lane in 0..<min(8, columns.upperBound - start) where t[lane] < .infinity {
                 blend(start + lane, depth: t[lane])
               }

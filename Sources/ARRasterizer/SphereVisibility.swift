@@ -68,12 +68,14 @@ struct UniformSphereRow {
     return (k.cx + low * k.fx - margin, k.cx + high * k.fx + margin)
   }
 
-  /// The depths (metres along −Z) at screen columns `u`: the first surface at or beyond `near`
-  /// and not beyond `far`, +∞ where there is none. `primitive` is the sphere's
-  /// `SpherePrimitive`, for samples before the near plane.
-  @inline(__always) func depths(u: SIMD8<Double>, primitive: SpherePrimitive) -> SIMD8<Float> {
+  /// The depths (metres along −Z) at sample columns `sx` … `sx + 7` of `grid`: the first
+  /// surface at or beyond `near` and not beyond `far`, +∞ where there is none. `primitive` is
+  /// the sphere's `SpherePrimitive`, for samples before the near plane.
+  @inline(__always) func depths(eightFrom sx: Int, grid: SampleGrid, primitive: SpherePrimitive)
+    -> SIMD8<Float>
+  {
     let s = sphere
-    let dx = SIMD8<Float>(narrowing: (u - s.intrinsics.cx) * s.inverseFx)
+    let dx = grid.rayX(eightFrom: sx)
     let crossY = -s.cx - dx * s.cz
     let crossZ = dx * s.cy - dyCx
     let lengthSquared = dx * dx + rowLengthSquared
@@ -85,21 +87,21 @@ struct UniformSphereRow {
     // |D| (lanes that miss are discarded) lets the compiler drop libm's errno fallback.
     let root = discriminant.magnitude.squareRoot()
     var t = select(hit, (dx * s.cx + rowDot - root) / lengthSquared, SIMD8(repeating: .infinity))
-    if (t .< s.nearBound).anyLane() { t = clipped(t, u: u, primitive: primitive) }
+    if (t .< s.nearBound).anyLane() { clip(&t, sx: sx, grid: grid, primitive: primitive) }
     return select(t .<= s.farBound, t, SIMD8(repeating: .infinity))
   }
 
-  /// `t` with its lanes before the near plane replaced by the Double quadratic's depth (out of
-  /// line: rare, and it keeps `depths` small enough to inline).
-  @inline(never) func clipped(_ t: SIMD8<Float>, u: SIMD8<Double>, primitive: SpherePrimitive)
-    -> SIMD8<Float>
-  {
+  /// Replaces the lanes of `t` before the near plane by the Double quadratic's depth. Out of
+  /// line (rare, and it keeps `depths` small enough to inline); `t` goes by address, as a
+  /// vector passed by value would be split into halves, and so would the caller's arithmetic.
+  @inline(never) func clip(
+    _ t: inout SIMD8<Float>, sx: Int, grid: SampleGrid, primitive: SpherePrimitive
+  ) {
     let quadratic = primitive.row(v: v)
-    var t = t
     for lane in 0..<8 where t[lane] < sphere.nearBound {
-      t[lane] = Float(quadratic.depth(u: u[lane], near: sphere.near, far: sphere.far) ?? .infinity)
+      t[lane] = Float(
+        quadratic.depth(u: grid.u(sx + lane), near: sphere.near, far: sphere.far) ?? .infinity)
     }
-    return t
   }
 }
 
@@ -116,7 +118,6 @@ struct UniformSphere: Sendable {
   let cx: Float
   let cy: Float
   let cz: Float
-  let inverseFx: Double
   let near: Double
   let far: Double
   /// The Float bounds equivalent to `near` and `far`: for any Float t, t < nearBound ⇔ t < near
@@ -135,7 +136,6 @@ struct UniformSphere: Sendable {
     halfInverseA = 1 / (2 * spanA)
     radiusSquaredFloat = Float(radius * radius)
     (cx, cy, cz) = (Float(c.x), Float(c.y), Float(c.z))
-    inverseFx = 1 / intrinsics.fx
     self.near = near
     self.far = far
     var nearBound = Float(near)
@@ -172,7 +172,7 @@ extension PreparedFrame {
         sx += 8
         continue
       }
-      let t = row.depths(u: grid.u(eightFrom: sx), primitive: sphere)
+      let t = row.depths(eightFrom: sx, grid: grid, primitive: sphere)
       // Misses (+∞) are never candidates, also over empty samples (+∞).
       let hits = t .< .infinity
       let candidates = (t .<= current) .& hits
