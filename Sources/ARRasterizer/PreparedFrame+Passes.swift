@@ -183,6 +183,22 @@ extension PreparedFrame {
     sphere: Int, grid: SampleGrid, v: Double, columns: Range<Int>, rowBase: Int,
     into buffers: SampleBuffers
   ) {
+    if lights.sphereLights.count == 1 {
+      shadeSphereRun(
+        sphere: sphere, grid: grid, v: v, columns: columns, rowBase: rowBase, into: buffers,
+        lights: CollectionOfOne(lights.sphereLights[0]))
+    } else {
+      shadeSphereRun(
+        sphere: sphere, grid: grid, v: v, columns: columns, rowBase: rowBase, into: buffers,
+        lights: lights.sphereLights)
+    }
+  }
+
+  /// `shadeSphereRun` with the frame's lights as `lights` (`ShadingLights.shadeSphere`).
+  @inline(__always) private func shadeSphereRun<Lights: Collection<SphereLight>>(
+    sphere: Int, grid: SampleGrid, v: Double, columns: Range<Int>, rowBase: Int,
+    into buffers: SampleBuffers, lights sphereLights: Lights
+  ) {
     let material = materials[Int(fastSphereMaterials[sphere])]
     let key = fastShadingKeys[Int(fastSphereMaterials[sphere])]
     let blinn = key & 1 != 0
@@ -214,7 +230,7 @@ extension PreparedFrame {
         depth: depth,
         centre: centre, inverseRadius: inverseRadius)
       let color = lights.shadeSphere(
-        samples, material: material, blinn: blinn, exponent: exponent)
+        samples, material: material, blinn: blinn, exponent: exponent, lights: sphereLights)
       if count == 8 {
         UnsafeMutableRawPointer(red + i).storeBytes(of: color.red, as: SIMD8<Float>.self)
         UnsafeMutableRawPointer(green + i).storeBytes(of: color.green, as: SIMD8<Float>.self)

@@ -95,6 +95,17 @@ struct ShadingLights: Sendable {
   var towardLights: [SIMD3<Double>]
   var colors: [SIMD3<Double>]
   var ambient: SIMD3<Double>
+  /// The same lights in Float, for `shadeSphere`.
+  var sphereLights: [SphereLight]
+
+  init(towardLights: [SIMD3<Double>], colors: [SIMD3<Double>], ambient: SIMD3<Double>) {
+    self.towardLights = towardLights
+    self.colors = colors
+    self.ambient = ambient
+    sphereLights = zip(towardLights, colors).map {
+      SphereLight(toward: SIMD3<Float>($0), color: SIMD3<Float>($1))
+    }
+  }
 
   /// The shaded, clamped colour.
   @inline(__always) func shade(
@@ -175,6 +186,13 @@ struct SphereSamples {
   var inverseRadius: Float
 }
 
+/// A directional light in Float for `ShadingLights.shadeSphere`: unit camera-space direction
+/// towards it, colour × intensity.
+struct SphereLight: Sendable {
+  var toward: SIMD3<Float>
+  var color: SIMD3<Float>
+}
+
 /// Colours 0…1 of up to eight samples, one vector per channel.
 struct ColorLanes {
   var red: SIMD8<Float>
@@ -193,8 +211,12 @@ extension ShadingLights {
   /// their difference a centimetre), which leaves the normal a relative error near 10⁻⁶;
   /// against `shade(_:…)` in Double a few pixels per frame move by one 8-bit level
   /// (Documentation/Performance.md), and a vector instruction holds twice the lanes.
-  @inline(__always) func shadeSphere(
-    _ samples: SphereSamples, material: ShadingMaterial, blinn: Bool, exponent: Int
+  ///
+  /// `lights` are `sphereLights` (a `CollectionOfOne` for the common single light lets the
+  /// compiler keep its values in registers across calls).
+  @inline(__always) func shadeSphere<Lights: Collection<SphereLight>>(
+    _ samples: SphereSamples, material: ShadingMaterial, blinn: Bool, exponent: Int,
+    lights: Lights
   ) -> ColorLanes {
     let t = samples.depth
     let dx = samples.dx
@@ -215,9 +237,9 @@ extension ShadingLights {
       red: SIMD8(repeating: Float(ambient.x)), green: SIMD8(repeating: Float(ambient.y)),
       blue: SIMD8(repeating: Float(ambient.z)))
     var specular = ColorLanes(red: .zero, green: .zero, blue: .zero)
-    for i in towardLights.indices {
-      let l = SIMD3<Float>(towardLights[i])
-      let c = SIMD3<Float>(colors[i])
+    for light in lights {
+      let l = light.toward
+      let c = light.color
       // max(0, x) with NaN → 0.
       let nl = nx * l.x + ny * l.y + nz * l.z
       let lit = select(nl .>= 0, nl, .zero)
