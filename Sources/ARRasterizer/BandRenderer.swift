@@ -239,6 +239,40 @@ struct SampleBuffers {
     SIMD3(red[i], green[i], blue[i])
   }
 
+  /// The end of the run of samples from `start` (< `limit`) that show the same primitive as
+  /// `start`, at most `limit`; eight ids compared per step.
+  @inline(__always) func runEnd(from start: Int, limit: Int) -> Int {
+    guard let base = ids.baseAddress else { return limit }
+    let id = base[start]
+    var end = start + 1
+    let lanes = SIMD8<Int32>(repeating: id)
+    while end + 8 <= limit,
+      !(UnsafeRawPointer(base + end).loadUnaligned(as: SIMD8<Int32>.self) .!= lanes).anyLane()
+    {
+      end += 8
+    }
+    while end < limit, base[end] == id { end += 1 }
+    return end
+  }
+
+  /// Sets the colour of the samples `range` to `color`, eight per step.
+  @inline(__always) func fill(_ range: Range<Int>, with color: SIMD3<Float>) {
+    guard let r = red.baseAddress, let g = green.baseAddress, let b = blue.baseAddress else {
+      return
+    }
+    var i = range.lowerBound
+    while i + 8 <= range.upperBound {
+      UnsafeMutableRawPointer(r + i).storeBytes(of: SIMD8(repeating: color.x), as: SIMD8<Float>.self)
+      UnsafeMutableRawPointer(g + i).storeBytes(of: SIMD8(repeating: color.y), as: SIMD8<Float>.self)
+      UnsafeMutableRawPointer(b + i).storeBytes(of: SIMD8(repeating: color.z), as: SIMD8<Float>.self)
+      i += 8
+    }
+    while i < range.upperBound {
+      setColor(i, color)
+      i += 1
+    }
+  }
+
   func clear(count: Int) {
     for i in 0..<count {
       depths[i] = .infinity

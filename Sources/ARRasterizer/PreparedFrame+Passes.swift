@@ -149,12 +149,10 @@ extension PreparedFrame {
       var i = rowBase
       while i < rowEnd {
         let id = ids[i]
-        var end = i + 1
-        while end < rowEnd, ids[end] == id { end += 1 }
+        let end = buffers.runEnd(from: i, limit: rowEnd)
         if id < 0 {
           if constantBackground {
-            let color = SIMD3<Float>(background.color(u: 0, v: v))
-            for j in i..<end { buffers.setColor(j, color) }
+            buffers.fill(i..<end, with: SIMD3<Float>(background.color(u: 0, v: v)))
           } else {
             for j in i..<end {
               buffers.setColor(j, SIMD3<Float>(background.color(u: grid.u(j - rowBase), v: v)))
