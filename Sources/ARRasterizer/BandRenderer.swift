@@ -17,10 +17,12 @@ struct BandRenderer {
   let writesDepth: Bool
   /// Per band, the opaque primitives that reach it (`PreparedFrame.opaqueBins`).
   let bins: [[Int32]]
-  /// The camera ray's x of each sample column (`SampleGrid.rayX`), and of each pixel column
-  /// for the depth pass of supersampled frames.
+  /// The camera ray's x of each sample column and y of each sample row (`SampleGrid.rayX`,
+  /// `rayY`), and the same per pixel for the depth pass of supersampled frames.
   let rayX: [Float]
+  let rayY: [Double]
   let pixelRayX: [Float]
+  let pixelRayY: [Double]
   /// Per sample of the band: depth (metres along −Z, +∞ = empty; Float, as a GPU's depth
   /// buffer: 10⁻⁷ relative, 0.1 µm at a metre), visible primitive (−1 = none; spheres first,
   /// then triangles offset by the sphere count).
@@ -44,10 +46,12 @@ struct BandRenderer {
     self.bandRows = bandRows
     self.writesDepth = writesDepth
     self.bins = bins
-    rayX = SampleGrid.rayXTable(scale: scale, columns: width * scale, intrinsics: frame.intrinsics)
-    pixelRayX =
-      writesDepth && scale > 1
-      ? SampleGrid.rayXTable(scale: 1, columns: width, intrinsics: frame.intrinsics) : []
+    let k = frame.intrinsics
+    rayX = SampleGrid.rayXTable(scale: scale, columns: width * scale, intrinsics: k)
+    rayY = SampleGrid.rayYTable(scale: scale, rows: height * scale, intrinsics: k)
+    let pixelPass = writesDepth && scale > 1
+    pixelRayX = pixelPass ? SampleGrid.rayXTable(scale: 1, columns: width, intrinsics: k) : []
+    pixelRayY = pixelPass ? SampleGrid.rayYTable(scale: 1, rows: height, intrinsics: k) : []
     let samples = width * scale * bandRows * scale
     depths = [Float](repeating: .infinity, count: samples)
     ids = [Int32](repeating: -1, count: samples)
@@ -56,23 +60,28 @@ struct BandRenderer {
 
   /// Renders output rows `firstRow ..< firstRow + bandRows` (clipped to the image).
   mutating func render(firstRow: Int, into output: BandOutput) {
-    let rayX = self.rayX
-    let pixelRayX = self.pixelRayX
+    let (rayX, rayY, pixelRayX, pixelRayY) = (self.rayX, self.rayY, pixelRayX, pixelRayY)
     rayX.withUnsafeBufferPointer { rayX in
-      pixelRayX.withUnsafeBufferPointer { pixelRayX in
-        render(firstRow: firstRow, rayX: rayX, pixelRayX: pixelRayX, into: output)
+      rayY.withUnsafeBufferPointer { rayY in
+        pixelRayX.withUnsafeBufferPointer { pixelRayX in
+          pixelRayY.withUnsafeBufferPointer { pixelRayY in
+            render(
+              firstRow: firstRow, rays: (rayX, rayY), pixelRays: (pixelRayX, pixelRayY),
+              into: output)
+          }
+        }
       }
     }
   }
 
   private mutating func render(
-    firstRow: Int, rayX: UnsafeBufferPointer<Float>, pixelRayX: UnsafeBufferPointer<Float>,
-    into output: BandOutput
+    firstRow: Int, rays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>),
+    pixelRays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>), into output: BandOutput
   ) {
     let rows = min(bandRows, height - firstRow)
     let grid = SampleGrid(
       scale: scale, columns: width * scale, firstRow: firstRow * scale,
-      rowCount: rows * scale, rayX: rayX)
+      rowCount: rows * scale, rayX: rays.0, rayY: rays.1)
     let frame = self.frame
     let bins = self.bins
     let background = self.background
@@ -97,7 +106,7 @@ struct BandRenderer {
           for row in 0..<rows {
             let rowGrid = SampleGrid(
               scale: scale, columns: grid.columns, firstRow: (firstRow + row) * scale,
-              rowCount: scale, rayX: rayX)
+              rowCount: scale, rayX: rays.0, rayY: rays.1)
             let rowBuffers = SampleBuffers(
               depths: UnsafeMutableBufferPointer(
                 rebasing: depths[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
@@ -116,7 +125,8 @@ struct BandRenderer {
           var depthGrid = grid
           if scale > 1 {
             depthGrid = SampleGrid(
-              scale: 1, columns: width, firstRow: firstRow, rowCount: rows, rayX: pixelRayX)
+              scale: 1, columns: width, firstRow: firstRow, rowCount: rows, rayX: pixelRays.0,
+              rayY: pixelRays.1)
             buffers.clear(count: width * rows)
             frame.rasterizeOpaque(
               grid: depthGrid, positions: bins[firstRow / bandRows], into: buffers)
@@ -144,13 +154,32 @@ struct SampleGrid {
   /// x of the camera ray `(x, y, −1)` through each sample column, `Float((u − cx) · (1 / fx))`,
   /// with 8 columns of padding (`rayXTable`); valid while the band renders.
   var rayX: UnsafeBufferPointer<Float>
+  /// y of that ray on each whole-image sample row, `−(v − cy) / fy` (`rayYTable`).
+  var rayY: UnsafeBufferPointer<Double>
+
+  /// The `rayY` values of `rows` sample rows at N = `scale`.
+  static func rayYTable(scale: Int, rows: Int, intrinsics: CameraIntrinsics) -> [Double] {
+    let grid = SampleGrid(
+      scale: scale, columns: 0, firstRow: 0, rowCount: 0,
+      rayX: UnsafeBufferPointer(start: nil, count: 0),
+      rayY: UnsafeBufferPointer(start: nil, count: 0))
+    return (0..<rows).map { -(grid.v($0) - intrinsics.cy) / intrinsics.fy }
+  }
+
+  /// `rayY` of whole-image sample row sy (a row of the image; NaN, which hits nothing,
+  /// outside).
+  @inline(__always) func rayY(_ sy: Int) -> Double {
+    guard sy >= 0, sy < rayY.count else { return .nan }
+    return rayY[sy]
+  }
 
   /// The `rayX` values of `columns` sample columns at N = `scale`, plus 8 of padding, formed in
   /// Double from `u(eightFrom:)` and narrowed, as the Float kernels did per sample before.
   static func rayXTable(scale: Int, columns: Int, intrinsics: CameraIntrinsics) -> [Float] {
     let grid = SampleGrid(
       scale: scale, columns: columns, firstRow: 0, rowCount: 0,
-      rayX: UnsafeBufferPointer(start: nil, count: 0))
+      rayX: UnsafeBufferPointer(start: nil, count: 0),
+      rayY: UnsafeBufferPointer(start: nil, count: 0))
     let inverseFx = 1 / intrinsics.fx
     var table: [Float] = []
     table.reserveCapacity(columns + 16)

@@ -33,7 +33,7 @@ extension PreparedFrame {
         if sphere.inverseRadius > 0 {
           let uniform = uniformSpheres[entry.index]
           for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
-            let row = UniformSphereRow(uniform, v: grid.v(sy))
+            let row = UniformSphereRow(uniform, v: grid.v(sy), dy: grid.rayY(sy))
             guard let (low, high) = row.span(margin: 1) else { continue }
             let columns = grid.columns(
               minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
@@ -87,7 +87,7 @@ extension PreparedFrame {
           // Screen space: coverage by the fill rule; camera space: exact plane depth.
           let columns = outline.coveredColumns(
             v: v, columns: grid.columns(minU: outline.minU, maxU: outline.maxU), grid: grid)
-          let dy = direction(u: 0, v: v).y
+          let dy = grid.rayY(sy)
           var sx = columns.lowerBound
           while sx < columns.upperBound {
             let count = min(8, columns.upperBound - sx)
@@ -160,7 +160,7 @@ extension PreparedFrame {
           }
         } else if id < sphereCount, fastSphereMaterials[Int(id)] >= 0 {
           shadeSphereRun(
-            sphere: Int(id), grid: grid, v: v, columns: (i - rowBase)..<(end - rowBase),
+            sphere: Int(id), grid: grid, sy: sy, columns: (i - rowBase)..<(end - rowBase),
             rowBase: rowBase, into: buffers)
         } else {
           for j in i..<end {
@@ -175,26 +175,26 @@ extension PreparedFrame {
     }
   }
 
-  /// Shades sample columns `columns` of row v, all showing the uniform-scale sphere `sphere`
+  /// Shades sample columns `columns` of sample row sy, all showing the uniform-scale sphere `sphere`
   /// whose material `ShadingLights.shadeSphere` handles, eight samples at a time.
   @inline(__always) private func shadeSphereRun(
-    sphere: Int, grid: SampleGrid, v: Double, columns: Range<Int>, rowBase: Int,
+    sphere: Int, grid: SampleGrid, sy: Int, columns: Range<Int>, rowBase: Int,
     into buffers: SampleBuffers
   ) {
     if lights.sphereLights.count == 1 {
       shadeSphereRun(
-        sphere: sphere, grid: grid, v: v, columns: columns, rowBase: rowBase, into: buffers,
+        sphere: sphere, grid: grid, sy: sy, columns: columns, rowBase: rowBase, into: buffers,
         lights: CollectionOfOne(lights.sphereLights[0]))
     } else {
       shadeSphereRun(
-        sphere: sphere, grid: grid, v: v, columns: columns, rowBase: rowBase, into: buffers,
+        sphere: sphere, grid: grid, sy: sy, columns: columns, rowBase: rowBase, into: buffers,
         lights: lights.sphereLights)
     }
   }
 
   /// `shadeSphereRun` with the frame's lights as `lights` (`ShadingLights.shadeSphere`).
   @inline(__always) private func shadeSphereRun<Lights: Collection<SphereLight>>(
-    sphere: Int, grid: SampleGrid, v: Double, columns: Range<Int>, rowBase: Int,
+    sphere: Int, grid: SampleGrid, sy: Int, columns: Range<Int>, rowBase: Int,
     into buffers: SampleBuffers, lights sphereLights: Lights
   ) {
     let material = materials[Int(fastSphereMaterials[sphere])]
@@ -207,7 +207,7 @@ extension PreparedFrame {
       Float(centreAndInverseRadius.z))
     let inverseRadius = Float(centreAndInverseRadius.w)
     // Camera ray direction (x per column from `grid.rayX`, y formed in Double, then narrowed).
-    let dy = Float(-(v - intrinsics.cy) / intrinsics.fy)
+    let dy = Float(grid.rayY(sy))
     guard let depths = buffers.depths.baseAddress, let red = buffers.red.baseAddress,
       let green = buffers.green.baseAddress, let blue = buffers.blue.baseAddress
     else { return }
@@ -269,7 +269,7 @@ extension PreparedFrame {
           }
           if sphere.inverseRadius > 0 {
             // The opaque pass's depths for uniform spheres (`UniformSphereRow`).
-            let row = UniformSphereRow(uniformSpheres[entry.index], v: v)
+            let row = UniformSphereRow(uniformSpheres[entry.index], v: v, dy: grid.rayY(sy))
             guard let span = row.span(margin: 1) else { continue }
             let columns = columns(span)
             for start in stride(from: columns.lowerBound, to: columns.upperBound, by: 8) {
@@ -410,8 +410,14 @@ extension PreparedFrame {
     let index = Int(id - sphereCount)
     let triangle = triangles[index]
     let material = materials[materialIndex]
+    guard material.textureIndex >= 0 else {
+      return lights.shade(
+        material, texture: nil, normal: triangle.shadingNormal, view: view, uv: .zero)
+    }
+    // Texture coordinates from the exact plane depth (the depth buffer holds it in Float).
+    let exact = triangle.depth(direction: d) ?? t
     return lights.shade(
-      material, texture: material.textureIndex >= 0 ? textures[material.textureIndex] : nil,
-      normal: triangle.shadingNormal, view: view, uv: triangle.uv(at: d * t))
+      material, texture: textures[material.textureIndex], normal: triangle.shadingNormal,
+      view: view, uv: triangle.uv(at: d * exact))
   }
 }

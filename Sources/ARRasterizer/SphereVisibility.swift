@@ -28,12 +28,12 @@ struct UniformSphereRow {
   let rowLengthSquared: Float
   let rowDot: Float
 
-  /// The row at screen v.
-  @inline(__always) init(_ sphere: UniformSphere, v: Double) {
+  /// The row at screen v, whose ray y is `dy` (`SampleGrid.rayY`).
+  @inline(__always) init(_ sphere: UniformSphere, v: Double, dy: Double) {
     self.sphere = sphere
     self.v = v
+    self.dy = dy
     let c = sphere.centre
-    dy = -(v - sphere.intrinsics.cy) / sphere.intrinsics.fy
     // Row constants: (d × c).x = dy·c.z + c.y, (d × c).y = −c.x − dx·c.z,
     // (d × c).z = dx·c.y − dy·c.x, |d|² = dx² + dy² + 1, d·c = dx·c.x + dy·c.y − c.z.
     crossX = Float(dy * c.z + c.y)
