@@ -291,9 +291,12 @@ struct SampleBuffers {
     }
     var i = range.lowerBound
     while i + 8 <= range.upperBound {
-      UnsafeMutableRawPointer(r + i).storeBytes(of: SIMD8(repeating: color.x), as: SIMD8<Float>.self)
-      UnsafeMutableRawPointer(g + i).storeBytes(of: SIMD8(repeating: color.y), as: SIMD8<Float>.self)
-      UnsafeMutableRawPointer(b + i).storeBytes(of: SIMD8(repeating: color.z), as: SIMD8<Float>.self)
+      UnsafeMutableRawPointer(r + i).storeBytes(
+        of: SIMD8(repeating: color.x), as: SIMD8<Float>.self)
+      UnsafeMutableRawPointer(g + i).storeBytes(
+        of: SIMD8(repeating: color.y), as: SIMD8<Float>.self)
+      UnsafeMutableRawPointer(b + i).storeBytes(
+        of: SIMD8(repeating: color.z), as: SIMD8<Float>.self)
       i += 8
     }
     while i < range.upperBound {
