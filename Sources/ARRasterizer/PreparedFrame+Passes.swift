@@ -7,8 +7,17 @@ extension PreparedFrame {
   ///
   /// `positions` are the indices into `opaque` to draw, ascending (`opaqueBins`).
   func rasterizeOpaque(grid: SampleGrid, positions: [Int32], into buffers: SampleBuffers) {
+    // By pointer: `wins` captures it, and a captured array would be retained per call.
+    drawOrder.withUnsafeBufferPointer { drawOrder in
+      rasterizeOpaque(grid: grid, positions: positions, into: buffers, drawOrder: drawOrder)
+    }
+  }
+
+  private func rasterizeOpaque(
+    grid: SampleGrid, positions: [Int32], into buffers: SampleBuffers,
+    drawOrder: UnsafeBufferPointer<Int32>
+  ) {
     let sphereCount = Int32(spheres.count)
-    let drawOrder = self.drawOrder
     /// Whether a sample at depth `t` (rounded to the depth buffer's Float) of the primitive at
     /// list position `order` replaces what sample `i` holds.
     @inline(__always) func wins(_ t: Float, _ order: Int32, _ i: Int) -> Bool {
@@ -313,11 +322,15 @@ extension PreparedFrame {
             let nearest = Float(min(first, last))
             let farthest = Float(max(first, last))
             // Whether the plane covers sample column sx (its depth is below the opaque one).
+            // Captures no `self`: a closure passed on copies what it captures, and copying
+            // the frame would retain each of its arrays.
+            let intrinsics = self.intrinsics
             @inline(__always) func covers(_ sx: Int) -> Bool {
               let current = buffers.depths[rowBase + sx]
               if current <= nearest { return false }
               if current <= farthest {
-                guard let t = triangle.depth(direction: direction(u: grid.u(sx), v: v)),
+                let d = PreparedFrame.direction(u: grid.u(sx), v: v, intrinsics: intrinsics)
+                guard let t = triangle.depth(direction: d),
                   Float(t) < current
                 else { return false }
               }

@@ -176,6 +176,13 @@ struct PreparedFrame: Sendable {
   /// The camera-space ray direction through screen point (u, v); its −z is 1, so the ray
   /// parameter is the depth.
   @inline(__always) func direction(u: Double, v: Double) -> SIMD3<Double> {
+    PreparedFrame.direction(u: u, v: v, intrinsics: intrinsics)
+  }
+
+  /// `direction(u:v:)` for a camera with `intrinsics`.
+  @inline(__always) static func direction(u: Double, v: Double, intrinsics: CameraIntrinsics)
+    -> SIMD3<Double>
+  {
     SIMD3((u - intrinsics.cx) / intrinsics.fx, -(v - intrinsics.cy) / intrinsics.fy, -1)
   }
 }
