@@ -5,24 +5,26 @@ import PackageDescription
 /// a C++-enabled module must itself enable interop.
 let cxxInterop: [SwiftSetting] = [.interoperabilityMode(.Cxx)]
 
-/// The rasterizer's sources compiled a second time for AVX2 + FMA processors (Intel Haswell,
-/// 2013, and later; AMD Zen): `Sources/ARRasterizerAVX2` is a link to `Sources/ARRasterizer`,
-/// and `Renderer` picks this build at run time when the processor supports it
-/// (Documentation/Performance.md, "AVX2 kernels"): the eight-lane Float kernels then use
-/// 256-bit registers, with byte-identical output. The C++ standard-library module cannot be
-/// built for that target while `__SSE3__` is defined (libstdc++'s <random> then includes
-/// <pmmintrin.h>, a module cycle), so the Clang importer runs without that macro; code
-/// generation keeps the features. x86-64 hosts only.
+/// The rasterizer's sources compiled twice more, for the x86-64-v3 (AVX2, FMA: Intel Haswell,
+/// 2013, and later; AMD Zen) and x86-64-v4 (AVX-512: Intel Skylake-SP, AMD Zen 4) levels:
+/// `Sources/ARRasterizerAVX2` and `Sources/ARRasterizerAVX512` are links to
+/// `Sources/ARRasterizer`, and `Renderer` picks the best build the processor runs
+/// (Documentation/Performance.md, "Rasterizer builds"). The eight-lane Float kernels then use
+/// 256-bit registers (AVX-512 adds 16 more of them); the output bytes are the same. The C++
+/// standard-library module cannot be built for these targets while `__SSE3__` is defined
+/// (libstdc++'s <random> then includes <pmmintrin.h>, a module cycle), so the Clang importer
+/// runs without that macro; code generation keeps the features. x86-64 hosts only.
 #if arch(x86_64)
-  let avx2Rasterizer: [Target] = [
+  let vectorRasterizers: [Target] = [
+    ("ARRasterizerAVX2", "haswell"), ("ARRasterizerAVX512", "skylake-avx512"),
+  ].map {
+    name, cpu in
     .target(
-      name: "ARRasterizerAVX2", dependencies: ["ARRenderCore"],
-      swiftSettings: cxxInterop + [
-        .unsafeFlags(["-target-cpu", "haswell", "-Xcc", "-U__SSE3__"])
-      ])
-  ]
+      name: name, dependencies: ["ARRenderCore"],
+      swiftSettings: cxxInterop + [.unsafeFlags(["-target-cpu", cpu, "-Xcc", "-U__SSE3__"])])
+  }
 #else
-  let avx2Rasterizer: [Target] = []
+  let vectorRasterizers: [Target] = []
 #endif
 
 let package = Package(
@@ -51,8 +53,9 @@ let package = Package(
     .target(
       name: "ARRasterizer", dependencies: ["ARRenderCore"], swiftSettings: cxxInterop),
     .target(
-      name: "ARRender", dependencies: ["ARRenderCore", "ARRasterizer", "CPNG", "CPUFeatures"]
-        + avx2Rasterizer.map { .target(name: $0.name) },
+      name: "ARRender",
+      dependencies: ["ARRenderCore", "ARRasterizer", "CPNG", "CPUFeatures"]
+        + vectorRasterizers.map { .target(name: $0.name) },
       swiftSettings: cxxInterop),
     .target(name: "ARReplay", dependencies: ["ARRender"], swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
@@ -81,7 +84,7 @@ let package = Package(
   ],
   cxxLanguageStandard: .cxx17
 )
-package.targets += avx2Rasterizer
+package.targets += vectorRasterizers
 
 // MARK: Fuzzing
 // libFuzzer harnesses for every reader (Fuzz/), present only when Scripts/fuzz sets ARSIM_FUZZ,

@@ -5,6 +5,9 @@ import CPUFeatures
 #if canImport(ARRasterizerAVX2)
   import ARRasterizerAVX2
 #endif
+#if canImport(ARRasterizerAVX512)
+  import ARRasterizerAVX512
+#endif
 
 /// The software rasterizer: draws a `RenderList` through a `Camera` into an RGBA8 image and an
 /// optional depth map.
@@ -13,8 +16,8 @@ import CPUFeatures
 /// rows: opaque visibility (depth + primitive id per sample, spheres by exact ray casting,
 /// triangles by top-left-rule edge functions) → deferred shading of each visible sample →
 /// transparent primitives blended back to front → box-filter resolve to 8 bits. Bands are
-/// independent, so the bytes are identical for any thread count, and for either instruction
-/// set (`RenderOptions.instructionSet`).
+/// independent, so the bytes are identical for any thread count, and for any instruction set
+/// (`RenderOptions.instructionSet`).
 public struct Renderer: Sendable {
   /// The options.
   public var options: RenderOptions
@@ -24,12 +27,14 @@ public struct Renderer: Sendable {
     self.options = options
   }
 
-  /// The instruction set `render` runs: `options.instructionSet` when this processor supports
-  /// it, else `.baseline`; `.automatic` resolves to `.avx2` on AVX2 + FMA processors.
+  /// The instruction set `render` runs: `options.instructionSet`, or the best level below it
+  /// that this processor runs; `.automatic` is the best level it runs.
   public var instructionSet: InstructionSet {
+    let best = Renderer.bestInstructionSet
     switch options.instructionSet {
     case .baseline: return .baseline
-    case .automatic, .avx2: return Renderer.supportsAVX2 ? .avx2 : .baseline
+    case .avx2: return best == .baseline ? .baseline : .avx2
+    case .automatic, .avx512: return best
     }
   }
 
@@ -39,6 +44,12 @@ public struct Renderer: Sendable {
   /// empty output size gives an empty image.
   /// - Complexity: O(pixels · N² + Σ primitive screen areas).
   public func render(_ list: RenderList, camera: Camera) -> RenderedFrame {
+    let instructionSet = self.instructionSet
+    #if canImport(ARRasterizerAVX512)
+      if instructionSet == .avx512 {
+        return ARRasterizerAVX512.Rasterizer.render(list, camera: camera, options: options)
+      }
+    #endif
     #if canImport(ARRasterizerAVX2)
       if instructionSet == .avx2 {
         return ARRasterizerAVX2.Rasterizer.render(list, camera: camera, options: options)
@@ -47,13 +58,15 @@ public struct Renderer: Sendable {
     return ARRasterizer.Rasterizer.render(list, camera: camera, options: options)
   }
 
-  /// Whether this build has the AVX2 rasterizer and the processor runs it (read once).
-  static let supportsAVX2: Bool = {
-    #if canImport(ARRasterizerAVX2)
-      return arsim_cpu_supports_avx2_fma()
-    #else
-      return false
+  /// The best level this build has and the processor runs (read once).
+  static let bestInstructionSet: InstructionSet = {
+    #if canImport(ARRasterizerAVX512)
+      if arsim_cpu_supports_x86_64_v4() { return .avx512 }
     #endif
+    #if canImport(ARRasterizerAVX2)
+      if arsim_cpu_supports_x86_64_v3() { return .avx2 }
+    #endif
+    return .baseline
   }()
 
   /// The online CPU count (at least 1).

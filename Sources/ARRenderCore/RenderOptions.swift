@@ -45,14 +45,18 @@ public struct RenderOptions: Hashable, Sendable {
 }
 
 /// The processor instructions the rasterizer is compiled for (`Renderer.instructionSet`).
+/// Each level falls back to the best one below it that the processor runs.
 public enum InstructionSet: String, Hashable, Sendable, CaseIterable {
-  /// AVX2 + FMA when the processor supports them, else baseline.
+  /// The best level the processor runs.
   case automatic
   /// Any processor of the architecture (x86-64: SSE2).
   case baseline
-  /// x86-64 with AVX2 and FMA (Intel Haswell, 2013, and later; AMD Zen): the eight-lane Float
-  /// kernels use 256-bit registers. Falls back to baseline where unsupported.
+  /// x86-64-v3: AVX2, FMA, BMI2 (Intel Haswell, 2013, and later; AMD Zen): the eight-lane
+  /// Float kernels use 256-bit registers.
   case avx2
+  /// x86-64-v4: AVX-512 F, BW, CD, DQ, VL (Intel Skylake-SP, 2017, and later; AMD Zen 4): the
+  /// same 256-bit kernels with 32 vector registers instead of 16.
+  case avx512
 }
 
 /// The result of `Renderer.render(_:camera:)`.

@@ -3,9 +3,9 @@ import ARReplay
 import Foundation
 
 /// `arsim bench [B1|B2|B3 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
-/// [--sequential] [--instruction-set automatic|baseline|avx2] [--track FILE] [--out DIR]`: runs
-/// the benchmark scenes (Documentation/Performance.md) and prints per-stage medians, frames/s,
-/// the load check, threads, the rasterizer build and peak memory.
+/// [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE] [--out DIR]`:
+/// runs the benchmark scenes (Documentation/Performance.md) and prints per-stage medians,
+/// frames/s, the load check, threads, the rasterizer build and peak memory.
 enum BenchCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
     let args = try Arguments(
@@ -33,7 +33,7 @@ enum BenchCommand {
     }
     if let name = args.value("--instruction-set") {
       guard let instructionSet = InstructionSet(rawValue: name) else {
-        throw UsageError("--instruction-set '\(name)': expected automatic, baseline or avx2")
+        throw UsageError("--instruction-set '\(name)': expected automatic, baseline, avx2 or avx512")
       }
       settings.instructionSet = instructionSet
     }

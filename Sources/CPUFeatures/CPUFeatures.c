@@ -3,18 +3,38 @@
 #if defined(__x86_64__)
 #include <cpuid.h>
 
-bool arsim_cpu_supports_avx2_fma(void) {
+/// XCR0, the state components the OS saves on context switches (0 without OSXSAVE).
+static unsigned int os_saved_state(unsigned int leaf1_ecx) {
+  if ((leaf1_ecx & (1u << 27)) == 0) return 0;  // OSXSAVE
+  unsigned int low, high;
+  __asm__("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+  return low;
+}
+
+bool arsim_cpu_supports_x86_64_v3(void) {
   unsigned int eax, ebx, ecx, edx;
   if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
-  const unsigned int fma = 1u << 12, osxsave = 1u << 27, avx = 1u << 28;
-  if ((ecx & (fma | osxsave | avx)) != (fma | osxsave | avx)) return false;
-  // XCR0 bits 1 and 2: the OS saves SSE and AVX (YMM) state on context switches.
-  unsigned int xcr0Low, xcr0High;
-  __asm__("xgetbv" : "=a"(xcr0Low), "=d"(xcr0High) : "c"(0));
-  if ((xcr0Low & 6u) != 6u) return false;
+  const unsigned int leaf1 = (1u << 12) | (1u << 22) | (1u << 28) | (1u << 29);  // FMA MOVBE AVX F16C
+  if ((ecx & leaf1) != leaf1) return false;
+  if ((os_saved_state(ecx) & 6u) != 6u) return false;  // SSE and YMM state
   if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
-  return (ebx & (1u << 5)) != 0;  // AVX2
+  const unsigned int leaf7 = (1u << 3) | (1u << 5) | (1u << 8);  // BMI1 AVX2 BMI2
+  if ((ebx & leaf7) != leaf7) return false;
+  if (!__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx)) return false;
+  return (ecx & (1u << 5)) != 0;  // LZCNT
+}
+
+bool arsim_cpu_supports_x86_64_v4(void) {
+  if (!arsim_cpu_supports_x86_64_v3()) return false;
+  unsigned int eax, ebx, ecx, edx;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+  if ((os_saved_state(ecx) & 0xE6u) != 0xE6u) return false;  // + opmask, ZMM_Hi256, Hi16_ZMM
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
+  // AVX512F DQ CD BW VL
+  const unsigned int leaf7 = (1u << 16) | (1u << 17) | (1u << 28) | (1u << 30) | (1u << 31);
+  return (ebx & leaf7) == leaf7;
 }
 #else
-bool arsim_cpu_supports_avx2_fma(void) { return false; }
+bool arsim_cpu_supports_x86_64_v3(void) { return false; }
+bool arsim_cpu_supports_x86_64_v4(void) { return false; }
 #endif

@@ -7,10 +7,16 @@
 extern "C" {
 #endif
 
-/// Whether the processor and the operating system support AVX2 and FMA (the instruction sets
-/// `ARRasterizerAVX2` is compiled for): CPUID leaf 1 (FMA, AVX, OSXSAVE), leaf 7 (AVX2) and
-/// XGETBV (the OS saves the YMM registers). Always false on processors other than x86-64.
-bool arsim_cpu_supports_avx2_fma(void);
+/// Whether the processor and the operating system support x86-64-v3, the level
+/// `ARRasterizerAVX2` is compiled for (`-target-cpu haswell`): AVX, AVX2, BMI1, BMI2, F16C,
+/// FMA, LZCNT, MOVBE (CPUID leaves 1, 7 and 0x80000001) with the YMM state saved by the OS
+/// (XGETBV). Always false on processors other than x86-64.
+bool arsim_cpu_supports_x86_64_v3(void);
+
+/// Whether they also support x86-64-v4, the level of `ARRasterizerAVX512`
+/// (`-target-cpu skylake-avx512`): AVX-512 F, BW, CD, DQ and VL, with the opmask and ZMM
+/// state saved by the OS.
+bool arsim_cpu_supports_x86_64_v4(void);
 
 #ifdef __cplusplus
 }
