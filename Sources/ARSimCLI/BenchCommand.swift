@@ -33,7 +33,8 @@ enum BenchCommand {
     }
     if let name = args.value("--instruction-set") {
       guard let instructionSet = InstructionSet(rawValue: name) else {
-        throw UsageError("--instruction-set '\(name)': expected automatic, baseline, avx2 or avx512")
+        throw UsageError(
+          "--instruction-set '\(name)': expected automatic, baseline, avx2 or avx512")
       }
       settings.instructionSet = instructionSet
     }
