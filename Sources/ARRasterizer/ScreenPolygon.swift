@@ -92,26 +92,36 @@ struct ScreenPolygon: Sendable {
   /// the column, so each edge admits a prefix or a suffix of the columns and `covers` admits
   /// their intersection, one contiguous range.
   func coveredColumns(v: Double, columns: Range<Int>, grid: SampleGrid) -> Range<Int> {
-    var low = columns.lowerBound
-    var high = columns.upperBound
-    for edge in [edges.0, edges.1, edges.2, edges.3] {
-      guard low < high else { return low..<low }
-      let first = edge.admits(u: grid.u(low), v: v)
-      let last = edge.admits(u: grid.u(high - 1), v: v)
-      switch (first, last) {
-      case (true, true):
-        continue
-      case (false, false):
-        return low..<low
-      case (true, false):
-        // Admitted prefix: the first rejected column in (low, high − 1].
-        high = Self.firstChange(low, high - 1) { edge.admits(u: grid.u($0), v: v) }
-      case (false, true):
-        // Admitted suffix: the first admitted column in (low, high − 1].
-        low = Self.firstChange(low, high - 1) { edge.admits(u: grid.u($0), v: v) }
-      }
+    var range = columns
+    // One edge at a time (no array of edges: this runs per row and primitive).
+    Self.clip(&range, to: edges.0, v: v, grid: grid)
+    Self.clip(&range, to: edges.1, v: v, grid: grid)
+    Self.clip(&range, to: edges.2, v: v, grid: grid)
+    Self.clip(&range, to: edges.3, v: v, grid: grid)
+    return range
+  }
+
+  /// Narrows `range` to its columns that `edge` admits on row v (empty: `low..<low`).
+  @inline(__always) private static func clip(
+    _ range: inout Range<Int>, to edge: ScreenEdge, v: Double, grid: SampleGrid
+  ) {
+    let low = range.lowerBound
+    let high = range.upperBound
+    guard low < high else { return }
+    let first = edge.admits(u: grid.u(low), v: v)
+    let last = edge.admits(u: grid.u(high - 1), v: v)
+    switch (first, last) {
+    case (true, true):
+      return
+    case (false, false):
+      range = low..<low
+    case (true, false):
+      // Admitted prefix: the first rejected column in (low, high − 1].
+      range = low..<firstChange(low, high - 1) { edge.admits(u: grid.u($0), v: v) }
+    case (false, true):
+      // Admitted suffix: the first admitted column in (low, high − 1].
+      range = firstChange(low, high - 1) { edge.admits(u: grid.u($0), v: v) }..<high
     }
-    return low..<high
   }
 }
 
