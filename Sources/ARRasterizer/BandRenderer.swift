@@ -52,11 +52,16 @@ struct BandRenderer {
     let pixelPass = writesDepth && scale > 1
     pixelRayX = pixelPass ? SampleGrid.rayXTable(scale: 1, columns: width, intrinsics: k) : []
     pixelRayY = pixelPass ? SampleGrid.rayYTable(scale: 1, rows: height, intrinsics: k) : []
+    // Eight samples of padding after each buffer: vector loops may read (and write back
+    // unchanged) up to seven samples past a row's last one.
     let samples = width * scale * bandRows * scale
-    depths = [Float](repeating: .infinity, count: samples)
-    ids = [Int32](repeating: -1, count: samples)
-    channels = [Float](repeating: 0, count: 3 * width * scale * scale)
+    depths = [Float](repeating: .infinity, count: samples + BandRenderer.padding)
+    ids = [Int32](repeating: -1, count: samples + BandRenderer.padding)
+    channels = [Float](repeating: 0, count: 3 * width * scale * scale + BandRenderer.padding)
   }
+
+  /// Samples of padding after the band's buffers.
+  static let padding = 8
 
   /// Renders output rows `firstRow ..< firstRow + bandRows` (clipped to the image).
   mutating func render(firstRow: Int, into output: BandOutput) {
@@ -91,7 +96,7 @@ struct BandRenderer {
     depths.withUnsafeMutableBufferPointer { depths in
       ids.withUnsafeMutableBufferPointer { ids in
         channels.withUnsafeMutableBufferPointer { channels in
-          let count = channels.count / 3
+          let count = (channels.count - BandRenderer.padding) / 3
           let red = UnsafeMutableBufferPointer(rebasing: channels[0..<count])
           let green = UnsafeMutableBufferPointer(rebasing: channels[count..<(2 * count)])
           let blue = UnsafeMutableBufferPointer(rebasing: channels[(2 * count)...])

@@ -222,33 +222,29 @@ extension PreparedFrame {
     else { return }
     var sx = columns.lowerBound
     while sx < columns.upperBound {
-      let count = min(8, columns.upperBound - sx)
       let i = rowBase + sx
-      var depth: SIMD8<Float>
-      if count == 8 {
-        depth = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Float>.self)
-      } else {
-        // Lanes past the run repeat its last sample (each lane's value is its own).
-        depth = SIMD8(repeating: depths[i + count - 1])
-        for lane in 0..<count { depth[lane] = depths[i + lane] }
-      }
+      // Eight lanes even at the run's end: the buffers are padded (`BandRenderer`); lanes past
+      // the run compute from other samples' depths and are not stored.
       let samples = SphereSamples(
         dx: grid.rayX(eightFrom: sx), dy: dy,
-        depth: depth,
+        depth: UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Float>.self),
         centre: centre, inverseRadius: inverseRadius)
       let color = lights.shadeSphere(
         samples, material: material, blinn: blinn, exponent: exponent, lights: sphereLights)
-      if count == 8 {
-        UnsafeMutableRawPointer(red + i).storeBytes(of: color.red, as: SIMD8<Float>.self)
-        UnsafeMutableRawPointer(green + i).storeBytes(of: color.green, as: SIMD8<Float>.self)
-        UnsafeMutableRawPointer(blue + i).storeBytes(of: color.blue, as: SIMD8<Float>.self)
-      } else {
-        for lane in 0..<count {
-          red[i + lane] = color.red[lane]
-          green[i + lane] = color.green[lane]
-          blue[i + lane] = color.blue[lane]
+      let count = columns.upperBound - sx
+      @inline(__always) func store(_ lanes: SIMD8<Float>, _ base: UnsafeMutablePointer<Float>) {
+        let raw = UnsafeMutableRawPointer(base + i)
+        if count >= 8 {
+          raw.storeBytes(of: lanes, as: SIMD8<Float>.self)
+        } else {
+          let kept = raw.loadUnaligned(as: SIMD8<Float>.self)
+          let inRun = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< Int32(count)
+          raw.storeBytes(of: select(inRun, lanes, kept), as: SIMD8<Float>.self)
         }
       }
+      store(color.red, red)
+      store(color.green, green)
+      store(color.blue, blue)
       sx += 8
     }
   }
