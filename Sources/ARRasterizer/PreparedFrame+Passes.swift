@@ -171,6 +171,8 @@ extension PreparedFrame {
           shadeSphereRun(
             sphere: Int(id), grid: grid, sy: sy, columns: (i - rowBase)..<(end - rowBase),
             rowBase: rowBase, into: buffers)
+        } else if let uniform = uniformColor(id: id, sphereCount: sphereCount) {
+          buffers.fill(i..<end, with: SIMD3<Float>(uniform))
         } else {
           for j in i..<end {
             let color = shade(
@@ -396,6 +398,14 @@ extension PreparedFrame {
       if covers(sx) { blend(rowBase + sx) }
       sx += 1
     }
+  }
+
+  /// The colour of primitive `id` when its material shades every sample alike (`isUniform`),
+  /// else nil.
+  @inline(__always) func uniformColor(id: Int32, sphereCount: Int32) -> SIMD3<Double>? {
+    let materialIndex =
+      id < sphereCount ? sphereMaterials[Int(id)] : triangleMaterials[Int(id - sphereCount)]
+    return materials[materialIndex].isUniform ? materials[materialIndex].uniform : nil
   }
 
   /// The shaded colour of primitive `id` (spheres first, then triangles) at screen (u, v) and
