@@ -310,10 +310,22 @@ struct SampleBuffers {
     }
   }
 
+  /// Empties the first `count` samples: depth +∞, no primitive. Eight samples per store (the
+  /// element-wise loop compiled to scalar stores, as the two buffers might overlap).
   func clear(count: Int) {
-    for i in 0..<count {
-      depths[i] = .infinity
-      ids[i] = -1
+    guard let depthBase = depths.baseAddress, let idBase = ids.baseAddress else { return }
+    var i = 0
+    while i + 8 <= count {
+      UnsafeMutableRawPointer(depthBase + i).storeBytes(
+        of: SIMD8<Float>(repeating: .infinity), as: SIMD8<Float>.self)
+      UnsafeMutableRawPointer(idBase + i).storeBytes(
+        of: SIMD8<Int32>(repeating: -1), as: SIMD8<Int32>.self)
+      i += 8
+    }
+    while i < count {
+      depthBase[i] = .infinity
+      idBase[i] = -1
+      i += 1
     }
   }
 }

@@ -234,19 +234,22 @@ extension PreparedFrame {
       let color = lights.shadeSphere(
         samples, material: material, blinn: blinn, exponent: exponent, lights: sphereLights)
       let count = columns.upperBound - sx
-      @inline(__always) func store(_ lanes: SIMD8<Float>, _ base: UnsafeMutablePointer<Float>) {
-        let raw = UnsafeMutableRawPointer(base + i)
-        if count >= 8 {
-          raw.storeBytes(of: lanes, as: SIMD8<Float>.self)
-        } else {
+      if count >= 8 {
+        UnsafeMutableRawPointer(red + i).storeBytes(of: color.red, as: SIMD8<Float>.self)
+        UnsafeMutableRawPointer(green + i).storeBytes(of: color.green, as: SIMD8<Float>.self)
+        UnsafeMutableRawPointer(blue + i).storeBytes(of: color.blue, as: SIMD8<Float>.self)
+      } else {
+        // A Float comparison: the integer one compiles to a lane-by-lane loop.
+        let inRun = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) .< Float(count)
+        @inline(__always) func store(_ lanes: SIMD8<Float>, _ base: UnsafeMutablePointer<Float>) {
+          let raw = UnsafeMutableRawPointer(base + i)
           let kept = raw.loadUnaligned(as: SIMD8<Float>.self)
-          let inRun = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) .< Int32(count)
           raw.storeBytes(of: select(inRun, lanes, kept), as: SIMD8<Float>.self)
         }
+        store(color.red, red)
+        store(color.green, green)
+        store(color.blue, blue)
       }
-      store(color.red, red)
-      store(color.green, green)
-      store(color.blue, blue)
       sx += 8
     }
   }
