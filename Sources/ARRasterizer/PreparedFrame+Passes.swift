@@ -322,24 +322,17 @@ extension PreparedFrame {
             // samples need no division.
             let nearest = Float(min(first, last))
             let farthest = Float(max(first, last))
-            // Whether the plane covers sample column sx (its depth is below the opaque one).
-            // Captures no `self`: a closure passed on copies what it captures, and copying
-            // the frame would retain each of its arrays.
-            let intrinsics = self.intrinsics
-            @inline(__always) func covers(_ sx: Int) -> Bool {
-              let current = buffers.depths[rowBase + sx]
-              if current <= nearest { return false }
-              if current <= farthest {
-                let d = PreparedFrame.direction(u: grid.u(sx), v: v, intrinsics: intrinsics)
-                guard let t = triangle.depth(direction: d),
-                  Float(t) < current
-                else { return false }
-              }
-              return true
+            // The plane's depths at sample columns sx … sx + 7 (+∞ where it has none). Captures
+            // no `self`: a closure passed on copies what it captures, and copying the frame
+            // would retain each of its arrays.
+            let (intrinsics, far, dy) = (self.intrinsics, self.far, grid.rayY(sy))
+            @inline(__always) func depths(_ sx: Int) -> SIMD8<Float> {
+              triangle.depths(
+                dx: (grid.u(eightFrom: sx) - intrinsics.cx) / intrinsics.fx, dy: dy, far: far)
             }
             blendUniform(
               columns: columns, rowBase: rowBase, keep: keep, premultiplied: premultiplied,
-              into: buffers, nearest: nearest, farthest: farthest, covers: covers)
+              into: buffers, nearest: nearest, farthest: farthest, depths: depths)
             continue
           }
           for sx in columns {
@@ -360,46 +353,43 @@ extension PreparedFrame {
   }
 
   /// Blends `premultiplied` over the samples of `columns` (one sample row at `rowBase`) that a
-  /// uniform translucent primitive covers: `colour · keep + premultiplied`. Samples whose
-  /// opaque depth is beyond `farthest` are covered and those at or before `nearest` are not;
-  /// `covers` decides the rest. Eight samples per step where no sample needs `covers`; both
-  /// paths do the same Float operations.
+  /// uniform translucent primitive covers, `colour · keep + premultiplied`, eight samples per
+  /// step (the buffers are padded; lanes past the run are written back unchanged). A sample is
+  /// covered when its opaque depth is beyond `farthest`, never when at or before `nearest`, and
+  /// in between when the primitive's own depth there (`depths(sx)` for columns sx … sx + 7,
+  /// only computed then) is nearer.
   @inline(__always) private func blendUniform(
     columns: Range<Int>, rowBase: Int, keep: Float, premultiplied: SIMD3<Float>,
-    into buffers: SampleBuffers, nearest: Float, farthest: Float, covers: (Int) -> Bool
+    into buffers: SampleBuffers, nearest: Float, farthest: Float,
+    depths primitiveDepths: (Int) -> SIMD8<Float>
   ) {
-    @inline(__always) func blend(_ i: Int) {
-      buffers.setColor(i, buffers.color(i) * keep + premultiplied)
-    }
     guard let depths = buffers.depths.baseAddress, let red = buffers.red.baseAddress,
       let green = buffers.green.baseAddress, let blue = buffers.blue.baseAddress
     else { return }
     var sx = columns.lowerBound
-    while sx + 8 <= columns.upperBound {
+    while sx < columns.upperBound {
       let i = rowBase + sx
       let current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Float>.self)
-      let behind = current .> farthest
-      // Every lane settled (no depth between nearest and farthest).
-      if !((current .<= farthest) .& (current .> nearest)).anyLane() {
-        if behind.anyLane() {
-          // Lanes in front of the plane keep their colour.
-          @inline(__always) func channel(_ base: UnsafeMutablePointer<Float>, _ add: Float) {
-            let raw = UnsafeMutableRawPointer(base + i)
-            let color = raw.loadUnaligned(as: SIMD8<Float>.self)
-            raw.storeBytes(of: select(behind, color * keep + add, color), as: SIMD8<Float>.self)
-          }
-          channel(red, premultiplied.x)
-          channel(green, premultiplied.y)
-          channel(blue, premultiplied.z)
+      var covered = current .> farthest
+      let between = (current .<= farthest) .& (current .> nearest)
+      if between.anyLane() { covered = covered .| (between .& (primitiveDepths(sx) .< current)) }
+      let count = columns.upperBound - sx
+      if count < 8 {
+        // A Float comparison: the integer one compiles to a lane-by-lane loop.
+        covered = covered .& (SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) .< Float(count))
+      }
+      if covered.anyLane() {
+        // Lanes in front of the plane keep their colour.
+        @inline(__always) func channel(_ base: UnsafeMutablePointer<Float>, _ add: Float) {
+          let raw = UnsafeMutableRawPointer(base + i)
+          let color = raw.loadUnaligned(as: SIMD8<Float>.self)
+          raw.storeBytes(of: select(covered, color * keep + add, color), as: SIMD8<Float>.self)
         }
-      } else {
-        for lane in 0..<8 where covers(sx + lane) { blend(i + lane) }
+        channel(red, premultiplied.x)
+        channel(green, premultiplied.y)
+        channel(blue, premultiplied.z)
       }
       sx += 8
-    }
-    while sx < columns.upperBound {
-      if covers(sx) { blend(rowBase + sx) }
-      sx += 1
     }
   }
 
