@@ -43,11 +43,12 @@ extension PreparedFrame {
           let uniform = uniformSpheres[entry.index]
           for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
             let row = UniformSphereRow(uniform, v: grid.v(sy), dy: grid.rayY(sy))
-            guard let (low, high) = row.span(margin: 1) else { continue }
+            guard let (low, high) = row.span(uniform, margin: 1) else { continue }
             let columns = grid.columns(
               minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
             rasterizeUniformSphereRow(
-              row, sphere: sphere, id: id, sy: sy, columns: columns, grid: grid, into: buffers
+              row, of: uniform, sphere: sphere, id: id, sy: sy, columns: columns, grid: grid,
+              into: buffers
             ) { t, i in wins(t, order, i) }
           }
           continue
@@ -279,11 +280,12 @@ extension PreparedFrame {
           }
           if sphere.inverseRadius > 0 {
             // The opaque pass's depths for uniform spheres (`UniformSphereRow`).
-            let row = UniformSphereRow(uniformSpheres[entry.index], v: v, dy: grid.rayY(sy))
-            guard let span = row.span(margin: 1) else { continue }
+            let uniform = uniformSpheres[entry.index]
+            let row = UniformSphereRow(uniform, v: v, dy: grid.rayY(sy))
+            guard let span = row.span(uniform, margin: 1) else { continue }
             let columns = columns(span)
             for start in stride(from: columns.lowerBound, to: columns.upperBound, by: 8) {
-              let t = row.depths(eightFrom: start, grid: grid, primitive: sphere)
+              let t = row.depths(uniform, eightFrom: start, grid: grid, primitive: sphere)
               for lane in 0..<min(8, columns.upperBound - start) where t[lane] < .infinity {
                 blend(start + lane, depth: t[lane])
               }

@@ -17,8 +17,10 @@ import ARScene
 /// Opaque visibility and the translucent pass both use it, so a translucent sphere that
 /// coincides with an opaque one gets the same depth bits (and does not show through). Every
 /// lane's value depends only on its own sample.
+///
+/// The row holds only its own values; the sphere's (`UniformSphere`) are passed to each call,
+/// so building a row copies nothing of the sphere.
 struct UniformSphereRow {
-  let sphere: UniformSphere
   /// Screen v of the row, and the ray's dy there.
   let v: Double
   let dy: Double
@@ -30,7 +32,6 @@ struct UniformSphereRow {
 
   /// The row at screen v, whose ray y is `dy` (`SampleGrid.rayY`).
   @inline(__always) init(_ sphere: UniformSphere, v: Double, dy: Double) {
-    self.sphere = sphere
     self.v = v
     self.dy = dy
     let c = sphere.centre
@@ -49,7 +50,7 @@ struct UniformSphereRow {
   /// In Double, D(dx) = r²(dx² + dy² + 1) − (dy·c.z + c.y)² − (c.x + dx·c.z)² − (dx·c.y −
   /// dy·c.x)² = A dx² + B dx + C, a quadratic whose roots bound the hits; the margin absorbs the
   /// Float evaluation's error (10⁻⁶ px).
-  @inline(__always) func span(margin: Double) -> (Double, Double)? {
+  @inline(__always) func span(_ sphere: UniformSphere, margin: Double) -> (Double, Double)? {
     let c = sphere.centre
     let crossX = dy * c.z + c.y
     let dyCx = dy * c.x
@@ -71,10 +72,9 @@ struct UniformSphereRow {
   /// The depths (metres along −Z) at sample columns `sx` … `sx + 7` of `grid`: the first
   /// surface at or beyond `near` and not beyond `far`, +∞ where there is none. `primitive` is
   /// the sphere's `SpherePrimitive`, for samples before the near plane.
-  @inline(__always) func depths(eightFrom sx: Int, grid: SampleGrid, primitive: SpherePrimitive)
-    -> SIMD8<Float>
-  {
-    let s = sphere
+  @inline(__always) func depths(
+    _ s: UniformSphere, eightFrom sx: Int, grid: SampleGrid, primitive: SpherePrimitive
+  ) -> SIMD8<Float> {
     let dx = grid.rayX(eightFrom: sx)
     let crossY = -s.cx - dx * s.cz
     let crossZ = dx * s.cy - dyCx
@@ -87,7 +87,7 @@ struct UniformSphereRow {
     // |D| (lanes that miss are discarded) lets the compiler drop libm's errno fallback.
     let root = discriminant.magnitude.squareRoot()
     var t = select(hit, (dx * s.cx + rowDot - root) / lengthSquared, SIMD8(repeating: .infinity))
-    if (t .< s.nearBound).anyLane() { clip(&t, sx: sx, grid: grid, primitive: primitive) }
+    if (t .< s.nearBound).anyLane() { clip(&t, s, sx: sx, grid: grid, primitive: primitive) }
     return select(t .<= s.farBound, t, SIMD8(repeating: .infinity))
   }
 
@@ -95,7 +95,8 @@ struct UniformSphereRow {
   /// line (rare, and it keeps `depths` small enough to inline); `t` goes by address, as a
   /// vector passed by value would be split into halves, and so would the caller's arithmetic.
   @inline(never) func clip(
-    _ t: inout SIMD8<Float>, sx: Int, grid: SampleGrid, primitive: SpherePrimitive
+    _ t: inout SIMD8<Float>, _ sphere: UniformSphere, sx: Int, grid: SampleGrid,
+    primitive: SpherePrimitive
   ) {
     let quadratic = primitive.row(v: v)
     for lane in 0..<8 where t[lane] < sphere.nearBound {
@@ -151,7 +152,8 @@ extension PreparedFrame {
   /// Opaque visibility of sample row `sy` for a uniform-scale sphere (`UniformSphereRow`):
   /// writes depth and `id` where the sphere's depth `wins`.
   @inline(__always) func rasterizeUniformSphereRow(
-    _ row: UniformSphereRow, sphere: SpherePrimitive, id: Int32, sy: Int, columns: Range<Int>,
+    _ row: UniformSphereRow, of uniform: UniformSphere, sphere: SpherePrimitive, id: Int32, sy: Int,
+    columns: Range<Int>,
     grid: SampleGrid, into buffers: SampleBuffers, wins: (Float, Int) -> Bool
   ) {
     let rowBase = (sy - grid.firstRow) * grid.columns
@@ -172,7 +174,7 @@ extension PreparedFrame {
         sx += 8
         continue
       }
-      let t = row.depths(eightFrom: sx, grid: grid, primitive: sphere)
+      let t = row.depths(uniform, eightFrom: sx, grid: grid, primitive: sphere)
       // Misses (+∞) are never candidates, also over empty samples (+∞).
       let hits = t .< .infinity
       let candidates = (t .<= current) .& hits
