@@ -19,9 +19,10 @@ import Synchronization
 /// transparent primitives blended back to front → box-filter resolve to 8 bits. Bands are
 /// independent, so the bytes are identical for any thread count.
 ///
-/// This module's sources are compiled twice: as `ARRasterizer` for any x86-64 (or other)
-/// processor and as `ARRasterizerAVX2` for AVX2 + FMA ones; `Renderer` picks one at run time.
-/// Both give the same bytes (Swift does not contract a · b + c into a fused multiply-add).
+/// This module's sources are compiled three times: as `ARRasterizer` for any x86-64 (or other)
+/// processor, as `ARRasterizerAVX2` for x86-64-v3 (AVX2, FMA) and as `ARRasterizerAVX512` for
+/// x86-64-v4 ones; `Renderer` picks one at run time. All give the same bytes (Swift does not
+/// contract a · b + c into a fused multiply-add).
 package enum Rasterizer {
   /// Renders `list` seen by `camera` with `options` (see `ARRender.Renderer.render`).
   package static func render(
