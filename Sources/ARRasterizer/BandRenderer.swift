@@ -30,8 +30,9 @@ struct BandRenderer {
   var ids: [Int32]
   /// Colour 0…1 of the N sample rows of one output row: all red samples, then green, then blue.
   /// Shading, blending and the resolve run one output row at a time, so these stay in the
-  /// cache; per-channel Float arrays let them work on four samples per vector instruction
-  /// (Float carries 24 bits, far more than the 8 of the output).
+  /// cache; per-channel Float arrays let them work on eight samples per step (one 256-bit
+  /// vector, or two 128-bit ones in the baseline build). Float carries 24 bits, far more than the
+  /// 8 of the output.
   var channels: [Float]
 
   init(
