@@ -13,19 +13,35 @@ let cxxInterop: [SwiftSetting] = [.interoperabilityMode(.Cxx)]
 /// 256-bit registers (AVX-512 adds 16 more of them); the output bytes are the same. The C++
 /// standard-library module cannot be built for these targets while `__SSE3__` is defined
 /// (libstdc++'s <random> then includes <pmmintrin.h>, a module cycle), so the Clang importer
-/// runs without that macro; code generation keeps the features. x86-64 hosts only.
+/// runs without that macro; code generation keeps the features. Each build defines
+/// `ARSIM_RASTERIZER_<LEVEL>` so that tests can tell which one ran.
+///
+/// These builds need `-target-cpu`, an unsafe flag, so they are left out (the baseline build
+/// then runs, with the same bytes):
+/// - when the package is a dependency checked out by SwiftPM or Xcode (a `checkouts` folder):
+///   SwiftPM refuses unsafe flags in versioned dependencies;
+/// - when `ARSIM_BASELINE_ONLY` is set, e.g. to cross-compile for another architecture (the
+///   manifest only sees the host's);
+/// - on hosts other than x86-64.
 #if arch(x86_64)
-  let vectorRasterizers: [Target] = [
-    ("ARRasterizerAVX2", "haswell"), ("ARRasterizerAVX512", "skylake-avx512"),
-  ].map {
-    name, cpu in
+  let vectorBuildsWanted =
+    Context.environment["ARSIM_BASELINE_ONLY"] == nil
+    && !Context.packageDirectory.split(separator: "/").contains("checkouts")
+#else
+  let vectorBuildsWanted = false
+#endif
+let vectorRasterizers: [Target] =
+  vectorBuildsWanted
+  ? [
+    ("ARRasterizerAVX2", "haswell", "ARSIM_RASTERIZER_AVX2"),
+    ("ARRasterizerAVX512", "skylake-avx512", "ARSIM_RASTERIZER_AVX512"),
+  ].map { name, cpu, define in
     .target(
       name: name, dependencies: ["ARRenderCore"],
-      swiftSettings: cxxInterop + [.unsafeFlags(["-target-cpu", cpu, "-Xcc", "-U__SSE3__"])])
-  }
-#else
-  let vectorRasterizers: [Target] = []
-#endif
+      swiftSettings: cxxInterop + [
+        .define(define), .unsafeFlags(["-target-cpu", cpu, "-Xcc", "-U__SSE3__"]),
+      ])
+  } : []
 
 let package = Package(
   name: "ARSim",

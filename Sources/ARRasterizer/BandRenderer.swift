@@ -140,8 +140,8 @@ struct BandRenderer {
           for row in 0..<rows {
             for column in 0..<width {
               let i = row * width + column
-              output.depth[(firstRow + row) * width + column] =
-                ids[i] >= 0 ? Double(depths[i]) : 0
+              output.depth[(firstRow + row) * width + column] = frame.outputDepth(
+                id: ids[i], stored: depths[i], u: Double(column), v: Double(firstRow + row))
             }
           }
         }

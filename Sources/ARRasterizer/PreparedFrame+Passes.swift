@@ -395,6 +395,22 @@ extension PreparedFrame {
     }
   }
 
+  /// The depth output (metres) at pixel centre (u, v) showing primitive `id` (−1: none, 0) whose
+  /// depth-buffer value is `stored`: the exact Double depth for triangles and non-uniform
+  /// spheres, whose Float rounding could move a millimetre value of `DepthImage`; the stored
+  /// value for uniform spheres, whose depth is computed in Float.
+  func outputDepth(id: Int32, stored: Float, u: Double, v: Double) -> Double {
+    guard id >= 0 else { return 0 }
+    let sphereCount = Int32(spheres.count)
+    if id >= sphereCount {
+      return triangles[Int(id - sphereCount)].depth(direction: direction(u: u, v: v))
+        ?? Double(stored)
+    }
+    let sphere = spheres[Int(id)]
+    guard sphere.inverseRadius == 0 else { return Double(stored) }
+    return sphere.depth(u: u, v: v, near: near, far: far) ?? Double(stored)
+  }
+
   /// The colour of primitive `id` when its material shades every sample alike (`isUniform`),
   /// else nil.
   @inline(__always) func uniformColor(id: Int32, sphereCount: Int32) -> SIMD3<Double>? {
