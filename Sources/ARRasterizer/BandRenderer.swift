@@ -28,7 +28,8 @@ struct BandRenderer {
   /// then triangles offset by the sphere count).
   var depths: [Float]
   var ids: [Int32]
-  /// Colour 0…1 of the N sample rows of one output row: all red samples, then green, then blue.
+  /// Colour 0…1 of the N sample rows of one output row: all red samples, then green, then blue,
+  /// each channel followed by its own padding.
   /// Shading, blending and the resolve run one output row at a time, so these stay in the
   /// cache; per-channel Float arrays let them work on eight samples per step (one 256-bit
   /// vector, or two 128-bit ones in the baseline build). Float carries 24 bits, far more than the
@@ -53,12 +54,13 @@ struct BandRenderer {
     let pixelPass = writesDepth && scale > 1
     pixelRayX = pixelPass ? SampleGrid.rayXTable(scale: 1, columns: width, intrinsics: k) : []
     pixelRayY = pixelPass ? SampleGrid.rayYTable(scale: 1, rows: height, intrinsics: k) : []
-    // Eight samples of padding after each buffer: vector loops may read (and write back
-    // unchanged) up to seven samples past a row's last one.
+    // Eight samples of padding after each buffer (and each colour channel): vector loops may
+    // read, and write back unchanged, up to seven samples past a row's last one.
     let samples = width * scale * bandRows * scale
     depths = [Float](repeating: .infinity, count: samples + BandRenderer.padding)
     ids = [Int32](repeating: -1, count: samples + BandRenderer.padding)
-    channels = [Float](repeating: 0, count: 3 * width * scale * scale + BandRenderer.padding)
+    channels = [Float](
+      repeating: 0, count: 3 * (width * scale * scale + BandRenderer.padding))
   }
 
   /// Samples of padding after the band's buffers.
@@ -97,10 +99,12 @@ struct BandRenderer {
     depths.withUnsafeMutableBufferPointer { depths in
       ids.withUnsafeMutableBufferPointer { ids in
         channels.withUnsafeMutableBufferPointer { channels in
-          let count = (channels.count - BandRenderer.padding) / 3
+          let stride = channels.count / 3
+          let count = stride - BandRenderer.padding
           let red = UnsafeMutableBufferPointer(rebasing: channels[0..<count])
-          let green = UnsafeMutableBufferPointer(rebasing: channels[count..<(2 * count)])
-          let blue = UnsafeMutableBufferPointer(rebasing: channels[(2 * count)...])
+          let green = UnsafeMutableBufferPointer(rebasing: channels[stride..<(stride + count)])
+          let blue = UnsafeMutableBufferPointer(
+            rebasing: channels[(2 * stride)..<(2 * stride + count)])
           let buffers = SampleBuffers(
             depths: depths, ids: ids, red: red, green: green, blue: blue)
           buffers.clear(count: grid.columns * grid.rowCount)

@@ -24,6 +24,18 @@ import Synchronization
 /// x86-64-v4 ones; `Renderer` picks one at run time. All give the same bytes (Swift does not
 /// contract a · b + c into a fused multiply-add).
 package enum Rasterizer {
+  /// The level this build of the module is compiled for (the `ARSIM_RASTERIZER_…` defines of
+  /// Package.swift), so that tests can tell which build ran.
+  package static var compiledFor: InstructionSet {
+    #if ARSIM_RASTERIZER_AVX512
+      return .avx512
+    #elseif ARSIM_RASTERIZER_AVX2
+      return .avx2
+    #else
+      return .baseline
+    #endif
+  }
+
   /// Renders `list` seen by `camera` with `options` (see `ARRender.Renderer.render`).
   package static func render(
     _ list: RenderList, camera: Camera, options: RenderOptions

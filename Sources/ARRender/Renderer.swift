@@ -44,18 +44,26 @@ public struct Renderer: Sendable {
   /// empty output size gives an empty image.
   /// - Complexity: O(pixels · N² + Σ primitive screen areas).
   public func render(_ list: RenderList, camera: Camera) -> RenderedFrame {
-    let instructionSet = self.instructionSet
+    Renderer.rasterizer(for: instructionSet).render(list, camera, options)
+  }
+
+  /// The build of the rasterizer for `set` (one this processor runs, as `instructionSet`
+  /// resolves it): its entry point, and the level that build reports it was compiled for.
+  static func rasterizer(for set: InstructionSet) -> (
+    compiledFor: InstructionSet,
+    render: (RenderList, Camera, RenderOptions) -> RenderedFrame
+  ) {
     #if canImport(ARRasterizerAVX512)
-      if instructionSet == .avx512 {
-        return ARRasterizerAVX512.Rasterizer.render(list, camera: camera, options: options)
+      if set == .avx512 {
+        return (ARRasterizerAVX512.Rasterizer.compiledFor, ARRasterizerAVX512.Rasterizer.render)
       }
     #endif
     #if canImport(ARRasterizerAVX2)
-      if instructionSet == .avx2 {
-        return ARRasterizerAVX2.Rasterizer.render(list, camera: camera, options: options)
+      if set == .avx2 {
+        return (ARRasterizerAVX2.Rasterizer.compiledFor, ARRasterizerAVX2.Rasterizer.render)
       }
     #endif
-    return ARRasterizer.Rasterizer.render(list, camera: camera, options: options)
+    return (ARRasterizer.Rasterizer.compiledFor, ARRasterizer.Rasterizer.render)
   }
 
   /// The best level this build has and the processor runs (read once).

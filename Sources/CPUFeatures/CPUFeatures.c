@@ -14,14 +14,18 @@ static unsigned int os_saved_state(unsigned int leaf1_ecx) {
 bool arsim_cpu_supports_x86_64_v3(void) {
   unsigned int eax, ebx, ecx, edx;
   if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
-  const unsigned int leaf1 = (1u << 12) | (1u << 22) | (1u << 28) | (1u << 29);  // FMA MOVBE AVX F16C
+  // x86-64-v2: SSE3 (0), SSSE3 (9), CX16 (13), SSE4.1 (19), SSE4.2 (20), POPCNT (23); v3: FMA
+  // (12), MOVBE (22), AVX (28), F16C (29).
+  const unsigned int leaf1 = (1u << 0) | (1u << 9) | (1u << 12) | (1u << 13) | (1u << 19) |
+                             (1u << 20) | (1u << 22) | (1u << 23) | (1u << 28) | (1u << 29);
   if ((ecx & leaf1) != leaf1) return false;
   if ((os_saved_state(ecx) & 6u) != 6u) return false;  // SSE and YMM state
   if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
   const unsigned int leaf7 = (1u << 3) | (1u << 5) | (1u << 8);  // BMI1 AVX2 BMI2
   if ((ebx & leaf7) != leaf7) return false;
   if (!__get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx)) return false;
-  return (ecx & (1u << 5)) != 0;  // LZCNT
+  const unsigned int extended = (1u << 0) | (1u << 5);  // LAHF/SAHF (v2), LZCNT (v3)
+  return (ecx & extended) == extended;
 }
 
 bool arsim_cpu_supports_x86_64_v4(void) {

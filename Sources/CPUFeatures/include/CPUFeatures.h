@@ -8,9 +8,11 @@ extern "C" {
 #endif
 
 /// Whether the processor and the operating system support x86-64-v3, the level
-/// `ARRasterizerAVX2` is compiled for (`-target-cpu haswell`): AVX, AVX2, BMI1, BMI2, F16C,
-/// FMA, LZCNT, MOVBE (CPUID leaves 1, 7 and 0x80000001) with the YMM state saved by the OS
-/// (XGETBV). Always false on processors other than x86-64.
+/// `ARRasterizerAVX2` is compiled for (`-target-cpu haswell`): x86-64-v2 (SSE3, SSSE3, SSE4.1,
+/// SSE4.2, POPCNT, CMPXCHG16B, LAHF/SAHF) and AVX, AVX2, BMI1, BMI2, F16C, FMA, LZCNT, MOVBE
+/// (CPUID leaves 1, 7 and 0x80000001), with the YMM state saved by the OS (XGETBV). Haswell also
+/// has AES, PCLMUL, RDRND and FSGSBASE, which the compiler emits only for their intrinsics (not
+/// used). Always false on processors other than x86-64.
 bool arsim_cpu_supports_x86_64_v3(void);
 
 /// Whether they also support x86-64-v4, the level of `ARRasterizerAVX512`
