@@ -24,7 +24,8 @@ let usage = """
           [--out DIR]
                             Run the rendering benchmarks (Documentation/Performance.md).
 
-  arsim --version prints the version; arsim help (or COMMAND --help) prints this text.
+  arsim --version prints the version; arsim help prints this text, arsim COMMAND --help a
+  command's lines of it.
 
   Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 70 internal,
   73 cannot create output.
