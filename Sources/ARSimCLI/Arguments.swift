@@ -6,7 +6,7 @@ struct Arguments {
 
   /// Parses `arguments`; `valueOptions` take a value, `flagOptions` do not.
   /// - Throws: `UsageError` for an unknown option, a missing or empty value or a repeated
-  ///   option.
+  ///   option or flag.
   init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String> = []) throws {
     var index = 0
     while index < arguments.count {
@@ -36,7 +36,8 @@ struct Arguments {
           guard values[name] == nil else { throw UsageError("\(name) given twice") }
           values[name] = value
         } else if flagOptions.contains(name), inlineValue == nil {
-          flags.insert(name)
+          // Like a repeated value option: a doubled flag is usually a pasting mistake.
+          guard flags.insert(name).inserted else { throw UsageError("\(name) given twice") }
         } else {
           throw UsageError("unknown option '\(argument)'")
         }
@@ -67,6 +68,20 @@ struct Arguments {
     guard let text = values[name] else { return nil }
     guard let x = Double(text), x.isFinite else {
       throw UsageError("\(name) '\(text)': expected a number")
+    }
+    return x
+  }
+
+  /// A finite number option that `isAccepted` allows; errors echo the text as the user typed
+  /// it (`--threshold 2`, not `2.0`).
+  /// - Parameter expected: what is accepted, for the message (e.g. "a number from 0 to 1").
+  /// - Throws: `UsageError` when the value is not a finite number or not accepted.
+  func number(_ name: String, expected: String, where isAccepted: (Double) -> Bool) throws
+    -> Double?
+  {
+    guard let text = values[name] else { return nil }
+    guard let x = Double(text), x.isFinite, isAccepted(x) else {
+      throw UsageError("\(name) '\(text)': expected \(expected)")
     }
     return x
   }

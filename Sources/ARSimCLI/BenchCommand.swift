@@ -32,7 +32,8 @@ enum BenchCommand {
       throw UsageError("--png '\(settings.png)': expected fast or small")
     }
     if let name = args.value("--instruction-set") {
-      guard let instructionSet = InstructionSet(rawValue: name) else {
+      // Case-insensitive, like the scene names (`AVX2`, `b3`).
+      guard let instructionSet = InstructionSet(rawValue: name.lowercased()) else {
         throw UsageError(
           "--instruction-set '\(name)': expected automatic, baseline, avx2 or avx512")
       }
@@ -40,11 +41,8 @@ enum BenchCommand {
     }
     if let track = args.value("--track") {
       settings.trackPath = track
-    } else if !FileManager.default.fileExists(atPath: settings.trackPath) {
-      throw UsageError(
-        "the default track \(settings.trackPath) is looked up from the current folder: run "
-          + "arsim bench from the repository root, or pass --track FILE (an ARKit data-logger "
-          + "camera_pose.txt)")
+    } else {
+      try checkDefaultTrack(settings.trackPath)
     }
     settings.pipelined = !args.has("--sequential")
     for scene in scenes {
@@ -72,5 +70,16 @@ enum BenchCommand {
       )
     }
     return .ok
+  }
+
+  /// Checks that the default track (a path relative to the current folder) exists.
+  /// - Throws: `InputError` `.missingInput` (exit 66) saying to run from the repository root or
+  ///   pass `--track`.
+  static func checkDefaultTrack(_ path: String) throws {
+    guard !FileManager.default.fileExists(atPath: path) else { return }
+    throw InputError(
+      .missingInput, InputLocation(file: path),
+      "the default track is looked up from the current folder: run arsim bench from the "
+        + "repository root, or pass --track FILE (an ARKit data-logger camera_pose.txt)")
   }
 }

@@ -58,17 +58,11 @@ enum CompareCommand {
       throw UsageError(error.message + "\n" + usageText)
     }
     var options = Options()
-    if let threshold = try args.number("--threshold") {
-      guard (0...1).contains(threshold) else {
-        throw UsageError("--threshold must be a number from 0 to 1, got '\(threshold)'")
-      }
-      options.threshold = threshold
-    }
+    options.threshold = try args.number(
+      "--threshold", expected: "a number from 0 to 1", where: { (0...1).contains($0) })
     let maxPixels = try args.integer("--max-diff-pixels", in: 0...Int.max)
-    let maxFraction = try args.number("--max-diff-fraction")
-    if let maxFraction, !(0...1).contains(maxFraction) {
-      throw UsageError("--max-diff-fraction must be a number from 0 to 1, got '\(maxFraction)'")
-    }
+    let maxFraction = try args.number(
+      "--max-diff-fraction", expected: "a number from 0 to 1", where: { (0...1).contains($0) })
     options.diff = args.value("--diff")
     options.exact = args.has("--exact")
     guard args.positionals.count == 2 else {

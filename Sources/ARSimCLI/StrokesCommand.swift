@@ -6,6 +6,9 @@ import ARReplay
 /// [--speed F] [--out LOG.jsonl]`: the messages a helper drawing a Quick, Draw! drawing sends, as a stroke
 /// log (JSON Lines) on standard output or into `--out` (written atomically).
 enum StrokesCommand {
+  /// The largest `--view` side, in points (real devices are under 1500).
+  static let maximumViewPoints = 100_000.0
+
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
     guard arguments.first == "from-quickdraw" else {
       throw UsageError("expected 'from-quickdraw' (see arsim help)")
@@ -22,27 +25,47 @@ enum StrokesCommand {
     var simulation = HelperSimulation()
     if let view = args.value("--view") {
       let parts = view.lowercased().split(separator: "x")
-      guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0,
-        w.isFinite, h.isFinite
-      else { throw UsageError("--view '\(view)': expected WIDTHxHEIGHT in points, e.g. 390x844") }
+      guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+        (1...maximumViewPoints).contains(w), (1...maximumViewPoints).contains(h)
+      else {
+        throw UsageError(
+          "--view '\(view)': expected WIDTHxHEIGHT in points, each 1 to 100000, e.g. 390x844")
+      }
       simulation.viewSize = Vector2(w, h)
     }
-    if let scale = try args.number("--scale") {
-      guard scale > 0 else { throw UsageError("--scale must be positive") }
+    if let scale = try args.number(
+      "--scale", expected: "points per canvas pixel, more than 0 and at most 1000",
+      where: { $0 > 0 && $0 <= 1000 })
+    {
       simulation.pointsPerCanvasPixel = scale
     }
-    if let start = try args.number("--start") {
-      guard start >= 0 else { throw UsageError("--start must be ≥ 0 seconds") }
+    if let start = try args.number(
+      "--start", expected: "seconds from 0 to 1000000 (the stroke-log limit)",
+      where: { (0...StrokeLog.maximumSeconds).contains($0) })
+    {
       simulation.start = start
     }
-    if let speed = try args.number("--speed") {
-      guard (0.001...1000).contains(speed) else {
-        throw UsageError("--speed \(speed): expected a factor in 0.001…1000")
-      }
+    if let speed = try args.number(
+      "--speed", expected: "a factor from 0.001 to 1000", where: { (0.001...1000).contains($0) })
+    {
       simulation.speed = speed
     }
     let drawing = try QuickDrawDrawing.read(path: args.positionals[0], index: index)
     let log = StrokeLog(messages: simulation.messages(for: drawing))
+    if let last = log.messages.last, last.t > StrokeLog.maximumSeconds {
+      throw UsageError(
+        "the drawing's last message would arrive at t = \(last.t) s, beyond the stroke-log limit"
+          + " of \(StrokeLog.maximumSeconds) s: lower --start or raise --speed")
+    }
+    let far = simulation.viewPoints(drawing).joined().first {
+      max(abs($0.x), abs($0.y)) > RemoteAssistSession.maximumPointCoordinate
+    }
+    if let far {
+      throw UsageError(
+        "--scale puts point (\(far.x), \(far.y)) beyond ±"
+          + "\(RemoteAssistSession.maximumPointCoordinate) points from the view centre (the"
+          + " receiver's limit): lower --scale")
+    }
     if let out = args.value("--out") {
       try FileIO.writeAtomically(Array(log.jsonLines.utf8), to: out)
       output.printError(

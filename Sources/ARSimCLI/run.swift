@@ -24,7 +24,8 @@ let usage = """
           [--out DIR]
                             Run the rendering benchmarks (Documentation/Performance.md).
 
-  arsim --version prints the version; arsim help (or COMMAND --help) prints this text.
+  arsim --version prints the version; arsim help prints this text, arsim COMMAND --help a
+  command's lines of it.
 
   Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 70 internal,
   73 cannot create output.
@@ -48,9 +49,11 @@ public func run(arguments: [String], output: CommandOutput) -> Int32 {
     output.print("arsim \(Replay.version)")
     return ExitCode.ok.rawValue
   }
-  // `compare` prints its own detailed usage; the others share the overview.
-  if command != "compare", rest.contains("--help") || rest.contains("-h") {
-    output.print(usage)
+  // `compare` prints its own detailed usage; the others print their block of the overview.
+  if command != "compare", rest.contains("--help") || rest.contains("-h"),
+    let text = commandUsage(command)
+  {
+    output.print(text)
     return ExitCode.ok.rawValue
   }
   let code: ExitCode
@@ -79,6 +82,28 @@ public func run(arguments: [String], output: CommandOutput) -> Int32 {
     code = .internalError
   }
   return code.rawValue
+}
+
+/// The lines of `usage` that describe `command` (`track` gives both `track info` and
+/// `track convert`), as `arsim COMMAND …` lines, with the exit codes; `nil` for a command the
+/// overview does not list.
+func commandUsage(_ command: String) -> String? {
+  var block: [String] = []
+  var inBlock = false
+  for line in usage.split(separator: "\n", omittingEmptySubsequences: false) {
+    // Command lines are indented two spaces, their continuation lines more.
+    if line.hasPrefix("  "), line.dropFirst(2).first != " " {
+      inBlock = line.dropFirst(2).split(separator: " ").first.map(String.init) == command
+      if inBlock { block.append("  arsim " + line.dropFirst(2)) }
+    } else if inBlock, line.hasPrefix("    ") {
+      block.append("      " + line)
+    } else {
+      inBlock = false
+    }
+  }
+  guard !block.isEmpty else { return nil }
+  let exitCodes = usage.split(separator: "\n").drop { !$0.hasPrefix("Exit codes") }
+  return (["USAGE:"] + block + [""] + exitCodes.map(String.init)).joined(separator: "\n")
 }
 
 /// A command-line usage mistake (exit 64).

@@ -1,5 +1,6 @@
 import ARMath
 import ARScene
+import Foundation
 import Testing
 
 #if canImport(Glibc)

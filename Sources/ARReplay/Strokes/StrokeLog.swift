@@ -47,10 +47,15 @@ public struct StrokeLog: Sendable {
   /// escaping while refusing runaway input.
   public static let maximumLineBytes = 1 << 20
 
+  /// The largest `|t|` accepted, in seconds (about 11.6 days, as Quick, Draw!'s 10⁹ ms; a
+  /// scene's 10⁷ frames at 60 Hz last under 2 days): beyond it the microsecond clock would lose
+  /// its meaning, so such a log is refused rather than replayed wrong.
+  public static let maximumSeconds = 1e6
+
   /// Reads a stroke log.
   /// - Throws: `InputError` `.missingInput` when the file cannot be read; `.badData` naming
   ///   file, line and field for invalid JSON, a missing or non-numeric `t` (NaN/inf included),
-  ///   a missing or non-string `data`, or a line over `maximumLineBytes`.
+  ///   a `t` beyond ±`maximumSeconds`, a missing or non-string `data`, or a line over `maximumLineBytes`.
   public static func read(path: String) throws -> StrokeLog {
     let bytes = try FileIO.read(path)
     return try parse(bytes, file: path)
@@ -83,6 +88,11 @@ public struct StrokeLog: Sendable {
       guard t.isFinite else {
         throw InputError(
           .badData, InputLocation(file: file, line: lineNumber, field: "t"), "not finite")
+      }
+      guard abs(t) <= maximumSeconds else {
+        throw InputError(
+          .badData, InputLocation(file: file, line: lineNumber, field: "t"),
+          "\(t) s is beyond ±\(maximumSeconds) s")
       }
       for key in entry.unknownKeys {
         warnings.append("\(file):\(lineNumber): unknown field '\(key)' ignored")

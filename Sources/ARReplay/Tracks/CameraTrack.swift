@@ -71,8 +71,10 @@ public struct CameraTrack: Hashable, Sendable {
       default:
         throw TrackReadError(
           file: path, line: lines.lineNumber,
-          "cannot tell the track format from \(count) columns (TUM has 8, KITTI 12, the ARKit"
-            + " data logger 13); name it with --format")
+          "cannot tell the track format from \(count) columns: expected TUM (8 columns),"
+            + " KITTI (12) or the ARKit data logger (13); EuRoC (.csv), ARKitScenes (.traj) and"
+            + " JSON (.json) are told by extension; name it with --format"
+            + " tum|arkit|kitti|euroc|arkitscenes|json")
       }
     }
     throw TrackReadError(file: path, "the track has no poses")

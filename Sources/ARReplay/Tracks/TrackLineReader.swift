@@ -7,7 +7,9 @@
 /// Reads a text file one line at a time through a fixed-size buffer, so huge files never sit in
 /// memory whole and an absurdly long line is reported instead of buffered.
 ///
-/// Lines end at `\n`; a trailing `\r` is dropped; the last line needs no newline.
+/// Lines end at `\n`; a trailing `\r` is dropped; the last line needs no newline. A UTF-8
+/// byte-order mark (EF BB BF) at the start of the file is skipped, as scene JSON and stroke logs
+/// skip it (Windows editors write one).
 final class TrackLineReader {
   /// The longest line accepted, in bytes (64 KiB; real track lines are under 300 bytes).
   static let maximumLineBytes = 1 << 16
@@ -70,6 +72,8 @@ final class TrackLineReader {
         file: path, line: lineNumber,
         "line is longer than \(Self.maximumLineBytes) bytes; not a track file?")
     }
+    var bytes = bytes
+    if lineNumber == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
     var text = String(decoding: bytes, as: UTF8.self)
     if text.hasSuffix("\r") { text.removeLast() }
     return text

@@ -69,8 +69,12 @@ import Testing
   static let hardNumbers: [Double] = [
     0.1, 0.2, 0.30000000000000004, 1.0, -1.0, 40.0, 0.5, 1.5, 100.0, 123456789.0,
     2.220446049250313e-16, Double.ulpOfOne, 1e-5, 1e-4, 0.001, 1e15, 1e16, 1e17, 9007199254740992.0,
-    9007199254740993.0, 4503599627370496.5, 1e21, 1e22, 1e23, 5e-324, -5e-324,
-    Double.leastNormalMagnitude, Double.leastNonzeroMagnitude, 2.2250738585072009e-308,
+    9007199254740993.0, 4503599627370496.5, 1e21, 1e22, 1e23,
+    // 5e-324 (the least subnormal) and 2.2250738585072009e-308 (the greatest) by bit pattern: as
+    // literals they draw an underflow warning.
+    Double(bitPattern: 1), -Double(bitPattern: 1),
+    Double.leastNormalMagnitude, Double.leastNonzeroMagnitude,
+    Double(bitPattern: 0x000F_FFFF_FFFF_FFFF),
     Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, Double.pi, -Double.pi,
     1 / 3.0, 2 / 3.0, 0.1 + 0.2, 1440.0, 1920.0, 1234.5678, -0.000123, 6.02214076e23,
     Double(Int64.max), Double(Int64.min), 18446744073709551616.0, 0.7071067811865476,
@@ -90,7 +94,7 @@ import Testing
     #expect(Self.numberText(2.220446049250313e-16) == "2.220446049250313e-16")
     #expect(Self.numberText(1e16) == "1e+16")
     #expect(Self.numberText(1e15) == "1000000000000000.0")
-    #expect(Self.numberText(5e-324) == "5e-324")
+    #expect(Self.numberText(Double(bitPattern: 1)) == "5e-324")
     #expect(Self.numberText(-2.5) == "-2.5")
   }
 

@@ -68,7 +68,7 @@ let twentyMegabyteLine: String = {
   let path = NSTemporaryDirectory() + "arsim-catalog-20MB-\(getpid()).txt"
   var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 20 << 20)
   bytes.append(UInt8(ascii: "\n"))
-  FileManager.default.createFile(atPath: path, contents: Data(bytes))
+  _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
   return path
 }()
 

@@ -162,7 +162,19 @@ public final class RemoteAssistSession: Session {
       let clamped = c.map { min(1, max(0, $0)) }
       lineColor = Color(red: clamped[0], green: clamped[1], blue: clamped[2], alpha: clamped[3])
       context.emit("color", [("rgba", .numbers(clamped))])
-    case .points(let points, let dropped):
+    case .points(var points, let dropped):
+      if configuration.mode == .corrected,
+        let far = points.first(where: { !Self.isWithinView($0) })
+      {
+        let count = points.count { !Self.isWithinView($0) }
+        points.removeAll { !Self.isWithinView($0) }
+        let reason =
+          "point (\(far.x), \(far.y)) is beyond ±\(Self.maximumPointCoordinate) points from the"
+          + " view centre"
+        context.emit("warning", [("reason", .string(reason))] + source)
+        context.emit(
+          "dropped-point", [("count", .integer(count)), ("reason", .string(reason))] + source)
+      }
       if dropped > 0 {
         let reason: String
         if configuration.mode == .corrected {
@@ -276,6 +288,16 @@ public final class RemoteAssistSession: Session {
     sphere.strokeIndex = root.strokeIndex
     sphereCount += 1
     root.addChildNode(sphere)
+  }
+
+  /// The largest helper-point coordinate corrected mode accepts, in UIKit points from the view
+  /// centre (10⁶ points place a sphere 1.25 km from its root; real views are under 1500 points
+  /// wide). Farther points are dropped with a warning, as ARSim bounds camera positions (10⁶ m)
+  /// and Quick, Draw! coordinates (10⁶ px) instead of rendering them wrong.
+  public static let maximumPointCoordinate = 1e6
+
+  static func isWithinView(_ point: Vector2) -> Bool {
+    abs(point.x) <= maximumPointCoordinate && abs(point.y) <= maximumPointCoordinate
   }
 
   static func microseconds(_ seconds: Double) -> Int64 {
