@@ -1,6 +1,5 @@
 import ARMath
 import ARScene
-import Foundation
 import Testing
 
 #if canImport(Glibc)
