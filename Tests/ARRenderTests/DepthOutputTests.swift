@@ -2,6 +2,12 @@ import ARMath
 import ARScene
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 @testable import ARRender
 
 @Suite struct DepthOutputTests {
