@@ -51,40 +51,44 @@ public enum FileIO {
   }
 
   /// The file an atomic write of `path` must replace: `path` itself when it is missing or a
-  /// regular file, the file a symbolic link resolves to (links followed one by one, relative
-  /// targets against the link's folder, like `realpath`, but a dangling link resolves to the
-  /// file it names, which is then created), so the link itself is kept.
+  /// regular file, else the file its symbolic links resolve to (`resolvingLinks(_:)`), so the
+  /// link itself is kept.
   /// - Throws: `InputError` `.cannotCreate` naming `path` when it (or the end of its links) is
   ///   not a regular file (device, FIFO, socket, folder), which `rename` would replace, or when
   ///   the links loop.
   public static func destination(for path: String) throws -> String {
+    let resolved = try resolvingLinks(path)
+    var info = stat()
+    if lstat(resolved, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+      throw notRegular(path, resolved: resolved, mode: info.st_mode)
+    }
+    return resolved
+  }
+
+  /// `path` with its symbolic links followed one by one (relative targets against the link's
+  /// folder, like `realpath`), so a temporary file beside the result can be renamed onto it; a
+  /// dangling link resolves to the file it names, which a write then creates. Whatever is at
+  /// the result is not checked (`commit(_:to:named:)` refuses non-regular files).
+  /// - Throws: `InputError` `.cannotCreate` naming `path` when the links loop or cannot be
+  ///   read.
+  public static func resolvingLinks(_ path: String) throws -> String {
     var current = path
     for _ in 0..<40 {
       var info = stat()
-      guard lstat(current, &info) == 0 else {
-        if errno == ENOENT { return current }
+      guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let n = readlink(current, &buffer, buffer.count - 1)
+      guard n > 0 else {
         throw InputError(
           .cannotCreate, InputLocation(file: path), String(cString: strerror(errno)))
       }
-      switch info.st_mode & S_IFMT {
-      case S_IFREG: return current
-      case S_IFLNK:
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink(current, &buffer, buffer.count - 1)
-        guard n > 0 else {
-          throw InputError(
-            .cannotCreate, InputLocation(file: path), String(cString: strerror(errno)))
-        }
-        let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if target.hasPrefix("/") {
-          current = target
-        } else if let slash = current.lastIndex(of: "/") {
-          current = String(current[...slash]) + target
-        } else {
-          current = target
-        }
-      default:
-        throw notRegular(path, resolved: current, mode: info.st_mode)
+      let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if target.hasPrefix("/") {
+        current = target
+      } else if let slash = current.lastIndex(of: "/") {
+        current = String(current[...slash]) + target
+      } else {
+        current = target
       }
     }
     throw InputError(.cannotCreate, InputLocation(file: path), "too many levels of symbolic links")

@@ -45,9 +45,11 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
   /// lines and no line names an unpublished frame.
   /// - Throws: `InputError` `.cannotCreate`.
   func commit(_ job: FrameJob, _ encoded: EncodedFrame) throws {
-    let path = try FileIO.destination(for: directory + "/" + Self.frameName(job.frame))
+    // Links are followed; a folder or special file under a frame's name is refused by the
+    // commits, after the lines went out, so the rollback below is what keeps the invariant.
+    let path = try FileIO.resolvingLinks(directory + "/" + Self.frameName(job.frame))
     let depthPath = try encoded.depth.map { _ in
-      try FileIO.destination(for: directory + "/" + Self.depthName(job.frame))
+      try FileIO.resolvingLinks(directory + "/" + Self.depthName(job.frame))
     }
     let eventsLength = events.length
     let traceLength = trace.length
@@ -61,10 +63,12 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
       try events.append(job.eventLines)
       try trace.append(job.traceLine)
       if let depthPath {
-        try FileIO.commit(temporaries[1], to: depthPath)
+        try FileIO.commit(
+          temporaries[1], to: depthPath, named: directory + "/" + Self.depthName(job.frame))
         publishedDepth = depthPath
       }
-      try FileIO.commit(temporaries[0], to: path)
+      try FileIO.commit(
+        temporaries[0], to: path, named: directory + "/" + Self.frameName(job.frame))
     } catch {
       for temporary in temporaries { unlink(temporary) }
       if let publishedDepth { unlink(publishedDepth) }
