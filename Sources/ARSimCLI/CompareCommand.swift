@@ -83,6 +83,8 @@ enum CompareCommand {
       for input in [options.expected, options.actual] where isSameOrInside(diff, input) {
         throw UsageError("--diff '\(diff)' would overwrite the input '\(input)'")
       }
+      try refuseOverwritingInputs(
+        diff, label: "--diff", inputs: [options.expected, options.actual])
     }
     return options
   }

@@ -50,6 +50,9 @@ enum StrokesCommand {
     {
       simulation.speed = speed
     }
+    if let out = args.value("--out") {
+      try refuseOverwritingInputs(out, label: "--out", inputs: [args.positionals[0]])
+    }
     let drawing = try QuickDrawDrawing.read(path: args.positionals[0], index: index)
     let log = StrokeLog(messages: simulation.messages(for: drawing))
     if let last = log.messages.last, last.t > StrokeLog.maximumSeconds {

@@ -27,6 +27,9 @@ enum TrackCommand {
       guard parsed.positionals.count == 2 else {
         throw UsageError("track convert takes FILE and OUT, got \(parsed.positionals.count)")
       }
+      try refuseOverwritingInputs(
+        parsed.positionals[1], label: "OUT",
+        inputs: [parsed.positionals[0], parsed.options.timesPath, parsed.options.sensorPath])
       let track = try CameraTrack.read(path: parsed.positionals[0], options: parsed.options)
       for warning in track.warnings { output.printError("arsim track: warning: \(warning)") }
       try FileIO.writeAtomically(Array(track.tumText.utf8), to: parsed.positionals[1])

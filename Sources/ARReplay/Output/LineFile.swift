@@ -12,12 +12,16 @@ import ARRender
 final class LineFile {
   private let fd: Int32
   let path: String
+  /// Bytes written so far (the file's length, since it starts empty).
+  private(set) var length = 0
 
-  /// Creates or truncates `path`.
+  /// Creates or truncates `path`; a symbolic link is followed, a device, FIFO, socket or folder
+  /// refused (`FileIO.destination(for:)`).
   /// - Throws: `InputError` `.cannotCreate`.
   init(truncating path: String) throws {
     self.path = path
-    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
+    let target = try FileIO.destination(for: path)
+    fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o644)
     guard fd >= 0 else {
       throw InputError(.cannotCreate, InputLocation(file: path), String(cString: strerror(errno)))
     }
@@ -37,6 +41,17 @@ final class LineFile {
           .cannotCreate, InputLocation(file: path), String(cString: strerror(errno)))
       }
       bytes = bytes.dropFirst(n)
+      length += n
     }
+  }
+
+  /// Cuts the file back to `length` bytes (lines of a frame that failed to commit).
+  /// - Throws: `InputError` `.cannotCreate`.
+  func truncate(to length: Int) throws {
+    guard ftruncate(fd, off_t(length)) == 0 else {
+      throw InputError(
+        .cannotCreate, InputLocation(file: path), String(cString: strerror(errno)))
+    }
+    self.length = length
   }
 }

@@ -1,5 +1,11 @@
 import ARRender
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Writes one output frame so that a kill at any moment leaves no partial file under a final
 /// name and every published PNG has its trace line: PNG bytes go to a temporary file, the
 /// events and trace lines are appended (unbuffered), then the PNG is renamed into place.
@@ -34,16 +40,42 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
   }
 
   /// Publishes an encoded frame: temporary files, events and trace lines, then the renames.
+  /// When any step fails, the frame's lines are cut off the line files again, its temporary
+  /// files and an already published depth map removed, so every published frame still has its
+  /// lines and no line names an unpublished frame.
   /// - Throws: `InputError` `.cannotCreate`.
   func commit(_ job: FrameJob, _ encoded: EncodedFrame) throws {
-    let path = directory + "/" + Self.frameName(job.frame)
-    let depthPath = directory + "/" + Self.depthName(job.frame)
-    let temporary = try FileIO.writeTemporary(encoded.image, for: path)
-    let depthTemporary = try encoded.depth.map { try FileIO.writeTemporary($0, for: depthPath) }
-    try events.append(job.eventLines)
-    try trace.append(job.traceLine)
-    if let depthTemporary { try FileIO.commit(depthTemporary, to: depthPath) }
-    try FileIO.commit(temporary, to: path)
+    // Links are followed; a folder or special file under a frame's name is refused by the
+    // commits, after the lines went out, so the rollback below is what keeps the invariant.
+    let path = try FileIO.resolvingLinks(directory + "/" + Self.frameName(job.frame))
+    let depthPath = try encoded.depth.map { _ in
+      try FileIO.resolvingLinks(directory + "/" + Self.depthName(job.frame))
+    }
+    let eventsLength = events.length
+    let traceLength = trace.length
+    var temporaries: [String] = []
+    var publishedDepth: String?
+    do {
+      temporaries.append(try FileIO.writeTemporary(encoded.image, for: path))
+      if let depth = encoded.depth, let depthPath {
+        temporaries.append(try FileIO.writeTemporary(depth, for: depthPath))
+      }
+      try events.append(job.eventLines)
+      try trace.append(job.traceLine)
+      if let depthPath {
+        try FileIO.commit(
+          temporaries[1], to: depthPath, named: directory + "/" + Self.depthName(job.frame))
+        publishedDepth = depthPath
+      }
+      try FileIO.commit(
+        temporaries[0], to: path, named: directory + "/" + Self.frameName(job.frame))
+    } catch {
+      for temporary in temporaries { unlink(temporary) }
+      if let publishedDepth { unlink(publishedDepth) }
+      try events.truncate(to: eventsLength)
+      try trace.truncate(to: traceLength)
+      throw error
+    }
   }
 }
 

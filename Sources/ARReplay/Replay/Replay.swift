@@ -98,8 +98,17 @@ public struct Replay {
       )
     }
     let directory = options.outputDirectory
+    try checkOutputsSpareInputs(directory: directory, frames: options.writesFrames ? range : nil)
     try FileIO.createDirectory(directory)
     FileIO.removeStaleTemporaryFiles(in: directory)
+    // A run.json describes the frames of a finished run: an earlier run's goes before the line
+    // files are truncated, so an interrupted folder never has one describing other frames.
+    let runJSON = try FileIO.destination(for: directory + "/run.json")
+    if unlink(runJSON) != 0, errno != ENOENT {
+      throw InputError(
+        .cannotCreate, InputLocation(file: directory + "/run.json"),
+        "cannot remove the previous run's file: " + String(cString: strerror(errno)))
+    }
     let events = try LineFile(truncating: directory + "/events.jsonl")
     let trace = try LineFile(truncating: directory + "/trace.jsonl")
 
@@ -199,6 +208,42 @@ public struct Replay {
       encoderThreads: encoderThreads, instructionSet: renderer.instructionSet)
     try writeRunJSON(summary, options: options, directory: directory)
     return summary
+  }
+
+  /// Refuses to run when a file this run would write in `directory` (events, trace, run.json,
+  /// the frames and depth maps of `frames`) is one of the scene's inputs, compared by file
+  /// identity (device and inode), so `DIR/./events.jsonl`, links and hard links are caught.
+  /// - Throws: `InputError` `.usage` naming the output and the input, before anything is
+  ///   written.
+  func checkOutputsSpareInputs(directory: String, frames: ClosedRange<Int>?) throws {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+      return  // no folder yet: nothing in it can be an input
+    }
+    var inputs: [FileIdentity: String] = [:]
+    for input in scene.inputPaths.reversed() {
+      if let identity = FileIO.identity(of: input) { inputs[identity] = input }
+    }
+    for name in names.sorted() {
+      guard isOutputName(name, frames: frames) else { continue }
+      let output = directory + "/" + name
+      if let identity = FileIO.identity(of: output), let input = inputs[identity] {
+        throw InputError(
+          .usage, InputLocation(file: output),
+          "would overwrite the input '\(input)'; choose another output folder")
+      }
+    }
+  }
+
+  /// Whether this run writes a file called `name` into its output folder.
+  private func isOutputName(_ name: String, frames: ClosedRange<Int>?) -> Bool {
+    if ["events.jsonl", "trace.jsonl", "run.json"].contains(name) { return true }
+    guard let frames, name.hasSuffix(".png"),
+      name.hasPrefix("frame_") || name.hasPrefix("depth_"),
+      let frame = Int(name.dropFirst("frame_".count).dropLast(".png".count)),
+      frames.contains(frame)
+    else { return false }
+    return name == FrameWriter.frameName(frame)
+      || (scene.writesDepth && name == FrameWriter.depthName(frame))
   }
 
   private func writeRunJSON(_ summary: ReplaySummary, options: ReplayOptions, directory: String)

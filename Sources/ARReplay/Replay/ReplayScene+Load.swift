@@ -94,6 +94,7 @@ struct SceneResolver {
       }
     }
     warnings += track.warnings
+    var inputPaths = [path, trackPath] + [options.timesPath, options.sensorPath].compactMap { $0 }
     guard let first = track.poses.first, let last = track.poses.last else {
       throw error("track.path", "the track has no poses")
     }
@@ -213,6 +214,7 @@ struct SceneResolver {
         try StrokeLog.read(path: strokesPath)
       }
       warnings += log.warnings
+      inputPaths.append(strokesPath)
       var configuration = RemoteAssistSession.Configuration()
       configuration.mode =
         try choice(spec.mode, RemoteAssistMode.self, field: "remoteAssist.mode") ?? .faithful
@@ -236,6 +238,8 @@ struct SceneResolver {
     }
 
     let displayers = try file.displayers.map(resolveDisplayers)
+    inputPaths += displayers?.videos.map(\.path) ?? []
+    if case .images(let images) = background { inputPaths += images }
 
     return ReplayScene(
       name: name, sceneFilePath: path, track: track, clampTrack: clamp,
@@ -245,7 +249,8 @@ struct SceneResolver {
       supersampling: supersampling, writesDepth: out?.depth ?? false, png: png,
       lights: file.lights ?? [], nodes: file.nodes ?? [], planes: planes, pointCloud: cloud,
       estimatedFloorY: file.estimatedFloorY, remoteAssist: remoteAssist,
-      measureSwitchTimes: measureSwitchTimes, displayers: displayers, warnings: warnings)
+      measureSwitchTimes: measureSwitchTimes, displayers: displayers, warnings: warnings,
+      inputPaths: inputPaths)
   }
 
   func resolveDisplayers(_ spec: SceneFile.DisplayersSpec) throws -> DisplayerConfiguration {

@@ -54,6 +54,10 @@ public struct ReplayScene: Sendable {
   public var displayers: DisplayerConfiguration?
   /// Findings that did not stop loading (unknown fields, track warnings).
   public var warnings: [String]
+  /// Every file the scene reads: the scene file, track (and times, sensor), stroke log, videos
+  /// and background images, as resolved against the scene's folder. A run refuses to write an
+  /// output over any of them.
+  public var inputPaths: [String] = []
 }
 
 /// A plane anchor with its appearance time and optional visualisation.

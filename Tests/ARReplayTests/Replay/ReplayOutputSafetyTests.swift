@@ -1,0 +1,111 @@
+import ARMath
+import ARRender
+import ARReplay
+import ARSimCLI
+import Foundation
+import Testing
+
+/// A render never truncates one of its inputs, and a failed or interrupted run leaves a folder
+/// whose run.json and lines describe only published frames (Documentation/Robustness.md).
+@Suite("render output folder safety")
+struct ReplayOutputSafetyTests {
+  /// A 5-frame scene (10 frames/s for 0.5 s) reading `track` and `strokes`.
+  static func scene(track: String, strokes: String, depth: Bool = false) -> String {
+    """
+    {"name": "safety", "track": {"path": "\(track)", "format": "json"},
+     "output": {"width": 32, "height": 24, "fps": 10, "depth": \(depth)}, "duration": 0.4,
+     "background": {"color": [0.5, 0.5, 0.5]},
+     "remoteAssist": {"strokes": "\(strokes)", "mode": "corrected"}}
+    """
+  }
+
+  /// A fixture with `out/` made and a stroke log of the fixture's Quick, Draw! cat.
+  static func fixture() throws -> (ReplayFixture, strokes: String) {
+    let fixture = try ReplayFixture()
+    try FileManager.default.createDirectory(
+      atPath: fixture.directory + "/out", withIntermediateDirectories: true)
+    let drawing = try QuickDrawDrawing.read(
+      path: ReplayFixture.fixtures + "/quickdraw/raw_cat_24.ndjson", index: 0)
+    return (fixture, StrokeLog(messages: HelperSimulation().messages(for: drawing)).jsonLines)
+  }
+
+  func render(_ arguments: [String]) -> (Int32, String) {
+    let captured = Captured()
+    let code = ARSimCLI.run(
+      arguments: ["render"] + arguments,
+      output: CommandOutput(standardOutput: { _ in }, standardError: { captured.append($0) }))
+    return (code, captured.text)
+  }
+
+  @Test(
+    "render refuses an output folder where an input has an output's name",
+    arguments: ["out/events.jsonl", "out/trace.jsonl", "out/run.json"])
+  func inputUnderOutputName(input: String) throws {
+    let (fixture, strokes) = try Self.fixture()
+    defer { fixture.remove() }
+    let d = fixture.directory
+    try fixture.writeTrack("track.json", [(0, .identity), (2, .identity)])
+    try fixture.write("strokes.jsonl", strokes)
+    var scenePath = d + "/scene.json"
+    switch input {
+    case "out/events.jsonl":
+      try fixture.write("out/events.jsonl", strokes)
+      try fixture.write("scene.json", Self.scene(track: "track.json", strokes: input))
+    case "out/trace.jsonl":
+      try FileManager.default.moveItem(atPath: d + "/track.json", toPath: d + "/" + input)
+      try fixture.write("scene.json", Self.scene(track: input, strokes: "strokes.jsonl"))
+    default:
+      scenePath = d + "/" + input
+      try fixture.write(input, Self.scene(track: "../track.json", strokes: "../strokes.jsonl"))
+    }
+    let before = try FileIO.read(d + "/" + input)
+    for out in [d + "/out", d + "/./out/"] {
+      let (code, message) = render([scenePath, "--out", out])
+      #expect(code == 64, "\(message)")
+      #expect(message.contains("would overwrite the input"), "\(message)")
+      #expect(message.contains((input as NSString).lastPathComponent), "\(message)")
+      #expect(try FileIO.read(d + "/" + input) == before)
+      #expect(!FileManager.default.fileExists(atPath: d + "/out/frame_00000.png"))
+    }
+  }
+
+  @Test(
+    "a frame that cannot be committed takes its lines back; a stale run.json is gone",
+    arguments: [false, true])
+  func failedCommit(pipelined: Bool) throws {
+    let (fixture, strokes) = try Self.fixture()
+    defer { fixture.remove() }
+    let out = fixture.directory + "/out"
+    try fixture.writeTrack("track.json", [(0, .identity), (2, .identity)])
+    try fixture.write("strokes.jsonl", strokes)
+    try fixture.write(
+      "scene.json", Self.scene(track: "track.json", strokes: "strokes.jsonl", depth: true))
+    try fixture.write("out/run.json", "{\"framesWritten\": [0, 1, 2, 3, 4]}\n")
+    try FileManager.default.createDirectory(
+      atPath: out + "/frame_00002.png", withIntermediateDirectories: false)
+    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json")
+    var options = ReplayOptions(outputDirectory: out, threads: 1)
+    options.pipelined = pipelined
+    let error = #expect(throws: InputError.self) { try Replay(scene: scene).run(options) }
+    #expect(error?.kind == .cannotCreate)
+    #expect(error?.location.file == out + "/frame_00002.png")
+    #expect(error?.reason.contains("is not a regular file") == true)
+    #expect(!FileManager.default.fileExists(atPath: out + "/run.json"))
+    #expect(try fixture.jsonLines("trace.jsonl").map { $0["frame"] as? Int } == [0, 1])
+    #expect(try fixture.jsonLines("events.jsonl").allSatisfy { ($0["frame"] as? Int ?? 9) < 2 })
+    let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+    #expect(
+      names == [
+        "depth_00000.png", "depth_00001.png", "events.jsonl", "frame_00000.png",
+        "frame_00001.png", "frame_00002.png", "trace.jsonl",
+      ])
+  }
+}
+
+/// Standard error collected from any thread.
+private final class Captured: @unchecked Sendable {
+  private let lock = NSLock()
+  private var collected = ""
+  func append(_ s: String) { lock.withLock { collected += s } }
+  var text: String { lock.withLock { collected } }
+}
