@@ -47,10 +47,10 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
   func commit(_ job: FrameJob, _ encoded: EncodedFrame) throws {
     // Links are followed; a folder or special file under a frame's name is refused by the
     // commits, after the lines went out, so the rollback below is what keeps the invariant.
-    let path = try FileIO.resolvingLinks(directory + "/" + Self.frameName(job.frame))
-    let depthPath = try encoded.depth.map { _ in
-      try FileIO.resolvingLinks(directory + "/" + Self.depthName(job.frame))
-    }
+    let name = directory + "/" + Self.frameName(job.frame)
+    let depthName = directory + "/" + Self.depthName(job.frame)
+    let path = try FileIO.resolvingLinks(name)
+    let depthPath = try encoded.depth.map { _ in try FileIO.resolvingLinks(depthName) }
     let eventsLength = events.length
     let traceLength = trace.length
     var temporaries: [String] = []
@@ -63,12 +63,10 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
       try events.append(job.eventLines)
       try trace.append(job.traceLine)
       if let depthPath {
-        try FileIO.commit(
-          temporaries[1], to: depthPath, named: directory + "/" + Self.depthName(job.frame))
+        try FileIO.commit(temporaries[1], to: depthPath, named: depthName)
         publishedDepth = depthPath
       }
-      try FileIO.commit(
-        temporaries[0], to: path, named: directory + "/" + Self.frameName(job.frame))
+      try FileIO.commit(temporaries[0], to: path, named: name)
     } catch {
       for temporary in temporaries { unlink(temporary) }
       if let publishedDepth { unlink(publishedDepth) }
