@@ -58,6 +58,11 @@ let package = Package(
     .target(name: "CPNG", dependencies: ["CPNGSystem"], path: "Sources/CPNG"),
     .target(name: "CPUFeatures", path: "Sources/CPUFeatures"),
     .systemLibrary(
+      name: "CISAL", path: "Sources/CISAL", pkgConfig: "libisal",
+      providers: [.apt(["libisal-dev"])]),
+    .target(
+      name: "CPNGWriter", dependencies: ["CISAL", "CPUFeatures"], path: "Sources/CPNGWriter"),
+    .systemLibrary(
       name: "CGLM", path: "Sources/CGLM", providers: [.apt(["libglm-dev"])]),
 
     // MARK: Public
@@ -70,7 +75,7 @@ let package = Package(
       name: "ARRasterizer", dependencies: ["ARRenderCore"], swiftSettings: cxxInterop),
     .target(
       name: "ARRender",
-      dependencies: ["ARRenderCore", "ARRasterizer", "CPNG", "CPUFeatures"]
+      dependencies: ["ARRenderCore", "ARRasterizer", "CPNG", "CPNGWriter", "CPUFeatures"]
         + vectorRasterizers.map { .target(name: $0.name) },
       swiftSettings: cxxInterop),
     .target(name: "ARReplay", dependencies: ["ARRender"], swiftSettings: cxxInterop),
