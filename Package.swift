@@ -89,7 +89,7 @@ let package = Package(
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer"], exclude: ["__Fixtures__"],
+      name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer", "CPNGWriter"], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARReplayTests", dependencies: ["ARReplay", "ARSimCLI"], exclude: ["__Fixtures__"],

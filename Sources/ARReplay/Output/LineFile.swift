@@ -32,7 +32,13 @@ final class LineFile {
   /// Appends text (callers add the newline).
   /// - Throws: `InputError` `.cannotCreate` on a write error (disk full).
   func append(_ text: String) throws {
-    var bytes = Array(text.utf8)[...]
+    try append(bytes: Array(text.utf8))
+  }
+
+  /// Appends UTF-8 bytes (the trace line, built as bytes: no `String` round trip).
+  /// - Throws: `InputError` `.cannotCreate` on a write error (disk full).
+  func append(bytes text: [UInt8]) throws {
+    var bytes = text[...]
     while !bytes.isEmpty {
       let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
       if n < 0 {

@@ -15,6 +15,14 @@ public struct FrameTiming: Sendable {
   public var encode: Duration
   /// Temporary files, events and trace lines, renames; zero when frames are not written.
   public var write: Duration
+  /// Building the frame's trace and events lines, on the scene thread.
+  public var traceLine: Duration = .zero
+  /// Scene thread blocked in `FramePipeline.submit` because every encoder slot was taken.
+  public var submitWait: Duration = .zero
+  /// From the hand-over to the start of encoding (waiting for a Dispatch worker thread).
+  public var encodeQueueWait: Duration = .zero
+  /// From the end of encoding to the start of the commit (waiting for earlier frames).
+  public var commitWait: Duration = .zero
 }
 
 /// Encodes frames on worker threads while the scene thread renders the next ones, and commits
@@ -51,8 +59,13 @@ final class FramePipeline: @unchecked Sendable {
   /// Hands a rendered frame over; blocks while `maxInFlight` frames are pending.
   /// - Throws: the first encoding or writing error of an earlier frame.
   func submit(_ job: FrameJob) throws {
+    var job = job
+    let clock = ContinuousClock()
+    let waitStart = clock.now
     condition.lock()
     while maxInFlight > 0, inFlight >= maxInFlight, failure == nil { condition.wait() }
+    job.submitWait = clock.now - waitStart
+    job.submitted = clock.now
     if let failure {
       condition.unlock()
       throw failure
@@ -90,8 +103,10 @@ final class FramePipeline: @unchecked Sendable {
   private func process(_ sequence: Int, _ job: consuming FrameJob) {
     let clock = ContinuousClock()
     let start = clock.now
+    job.encodeQueueWait = job.submitted.map { start - $0 } ?? .zero
     let result = Result { try writer.encode(job) }
     let encodeTime = clock.now - start
+    job.encoded = clock.now
     // Encoded: the pixels are no longer needed while the frame waits for its turn to commit.
     job.rendered = RenderedFrame(image: Image(width: 0, height: 0), depth: nil)
     condition.lock()
@@ -111,7 +126,9 @@ final class FramePipeline: @unchecked Sendable {
       timings.append(
         FrameTiming(
           frame: next.frame, sceneUpdate: next.sceneUpdate, render: next.render,
-          encode: encodeTime, write: clock.now - writeStart))
+          encode: encodeTime, write: clock.now - writeStart, traceLine: next.traceLineTime,
+          submitWait: next.submitWait, encodeQueueWait: next.encodeQueueWait,
+          commitWait: next.encoded.map { writeStart - $0 } ?? .zero))
       progress?(timings.count)
     }
     condition.broadcast()

@@ -61,7 +61,7 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
         temporaries.append(try FileIO.writeTemporary(depth, for: depthPath))
       }
       try events.append(job.eventLines)
-      try trace.append(job.traceLine)
+      try trace.append(bytes: job.traceLine)
       if let depthPath {
         try FileIO.commit(temporaries[1], to: depthPath, named: depthName)
         publishedDepth = depthPath
@@ -82,10 +82,18 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
 struct FrameJob: Sendable {
   var frame: Int
   var rendered: RenderedFrame
-  var traceLine: String
+  /// The trace line's UTF-8 bytes (newline included).
+  var traceLine: [UInt8]
   var eventLines: String
   var sceneUpdate: Duration
   var render: Duration
+  /// Scene-thread time spent on the trace and events lines.
+  var traceLineTime: Duration = .zero
+  /// Pipeline timestamps and waits (`FrameTiming`).
+  var submitWait: Duration = .zero
+  var submitted: ContinuousClock.Instant?
+  var encodeQueueWait: Duration = .zero
+  var encoded: ContinuousClock.Instant?
 }
 
 /// The PNG bytes of one frame.

@@ -177,14 +177,16 @@ public struct Replay {
           continue
         }
         let t = schedule.time(ofFrame: frame)
-        let traceText = TraceLine.make(
+        let traceStart = clock.now
+        let traceBytes = TraceLine.makeBytes(
           frame: frame, t: t, camera: camera, world: state.world,
           sessionFields: state.sessions.flatMap { $0.traceFields() })
         let eventText = frameEvents.map { $0.json(frame: frame).text + "\n" }.joined()
-        try pipeline.submit(
-          FrameJob(
-            frame: frame, rendered: rendered, traceLine: traceText, eventLines: eventText,
-            sceneUpdate: sceneUpdate, render: render))
+        var job = FrameJob(
+          frame: frame, rendered: rendered, traceLine: traceBytes, eventLines: eventText,
+          sceneUpdate: sceneUpdate, render: render)
+        job.traceLineTime = clock.now - traceStart
+        try pipeline.submit(job)
       }
     } catch {
       // Frames handed over before the failure are still published.

@@ -10,9 +10,20 @@ import ARScene
 /// The line is written straight into one UTF-8 buffer from the node data, with the bytes
 /// `JSONValue.text` gives for the same fields (no `JSONValue` tree, no `String` per number).
 enum TraceLine {
+  /// The line as text (tests; the frame loop writes `makeBytes`).
   static func make(
     frame: Int, t: Double, camera: Camera, world: Node, sessionFields: [(String, JSONValue)]
   ) -> String {
+    String(
+      decoding: makeBytes(
+        frame: frame, t: t, camera: camera, world: world, sessionFields: sessionFields),
+      as: UTF8.self)
+  }
+
+  /// The line's UTF-8 bytes, newline included.
+  static func makeBytes(
+    frame: Int, t: Double, camera: Camera, world: Node, sessionFields: [(String, JSONValue)]
+  ) -> [UInt8] {
     let k = camera.intrinsics
     var out = JSONWriter(capacity: 4096, remembersNumbers: true)
     out.raw("{\"frame\":")
@@ -44,7 +55,7 @@ enum TraceLine {
       value.write(to: &out)
     }
     out.raw("}\n")
-    return out.text
+    return out.bytes
   }
 
   /// Visible geometry nodes, parents before children (the renderer's order), each as
