@@ -42,6 +42,8 @@ final class FramePipeline: @unchecked Sendable {
   private var inFlight = 0
   private var submitted = 0
   private var committed = 0
+  /// A thread is committing frames (outside the lock); others leave theirs in `done`.
+  private var committing = false
   private var done: [Int: (FrameJob, Result<EncodedFrame, any Error>, Duration)] = [:]
   private var failure: (any Error)?
   private var timings: [FrameTiming] = []
@@ -112,25 +114,43 @@ final class FramePipeline: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     done[sequence] = (job, result, encodeTime)
+    // One thread commits at a time, in order, outside the lock: a long commit (B2's 3.8 MB
+    // trace lines) then blocks neither the scene thread's hand-over nor the other encoders.
+    // A frame encoded meanwhile is picked up by the committing thread's loop.
+    guard !committing else { return }
+    committing = true
     while let (next, encoded, encodeTime) = done.removeValue(forKey: committed) {
+      var timing: FrameTiming?
+      if failure == nil {
+        condition.unlock()
+        let writeStart = clock.now
+        var error: (any Error)?
+        do {
+          try writer.commit(next, encoded.get())
+        } catch let caught {
+          error = caught
+        }
+        let written = clock.now
+        condition.lock()
+        if let error {
+          failure = error
+        } else {
+          timing = FrameTiming(
+            frame: next.frame, sceneUpdate: next.sceneUpdate, render: next.render,
+            encode: encodeTime, write: written - writeStart, traceLine: next.traceLineTime,
+            submitWait: next.submitWait, encodeQueueWait: next.encodeQueueWait,
+            commitWait: next.encoded.map { writeStart - $0 } ?? .zero)
+        }
+      }
       committed += 1
       inFlight -= 1
-      guard failure == nil else { continue }
-      let writeStart = clock.now
-      do {
-        try writer.commit(next, encoded.get())
-      } catch {
-        failure = error
-        continue
+      if let timing {
+        timings.append(timing)
+        progress?(timings.count)
       }
-      timings.append(
-        FrameTiming(
-          frame: next.frame, sceneUpdate: next.sceneUpdate, render: next.render,
-          encode: encodeTime, write: clock.now - writeStart, traceLine: next.traceLineTime,
-          submitWait: next.submitWait, encodeQueueWait: next.encodeQueueWait,
-          commitWait: next.encoded.map { writeStart - $0 } ?? .zero))
-      progress?(timings.count)
+      condition.broadcast()
     }
+    committing = false
     condition.broadcast()
   }
 }
