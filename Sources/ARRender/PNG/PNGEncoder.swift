@@ -144,7 +144,7 @@ public struct PNGEncoder: Hashable, Sendable {
     case .paeth: cFilter = ARSIM_PNGW_FILTER_PAETH
     case .adaptive: cFilter = ARSIM_PNGW_FILTER_ADAPTIVE
     }
-    var out: UnsafeMutablePointer<UInt8>? = nil
+    var out: UnsafePointer<UInt8>? = nil
     var length = 0
     var message = [CChar](repeating: 0, count: 256)
     let status = message.withUnsafeMutableBufferPointer { error in
@@ -152,7 +152,7 @@ public struct PNGEncoder: Hashable, Sendable {
         pixels, UInt32(width), UInt32(height), arsim_pngw_format(format.rawValue),
         Int32(compressionLevel), cFilter, &out, &length, error.baseAddress, error.count)
     }
-    defer { arsim_pngw_free(out) }
+    // The bytes live in this thread's encoder buffer until its next encode: copied here.
     guard status == 0, let out else {
       throw PNGError.encodingFailed(InputLocation(file: file), message: decodeCString(message))
     }

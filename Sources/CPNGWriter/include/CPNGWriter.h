@@ -31,11 +31,13 @@ typedef enum {
 
 /// Encodes `height` rows of `width` pixels (tightly packed, top row first) as a PNG whose image
 /// data is one zlib stream from ISA-L's isal_deflate at `level` (0…3) in one IDAT chunk.
-/// On success returns 0 and sets *out (free with arsim_pngw_free) and *outLength; on failure
-/// returns non-zero with a NUL-terminated message in `error`.
+/// On success returns 0 and sets *out and *outLength: the bytes are in a buffer of the calling
+/// thread, valid until its next call (copy them); the thread's buffers are freed when it exits.
+/// On failure returns non-zero with a NUL-terminated message in `error`.
 int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
                       arsim_pngw_format format, int level, arsim_pngw_filter filter,
-                      uint8_t **out, size_t *outLength, char *error, size_t errorCapacity);
+                      const uint8_t **out, size_t *outLength, char *error,
+                      size_t errorCapacity);
 
 /// The UP filter of one RGBX8 row written as RGB (3·width bytes into `out`, which needs 32
 /// bytes of room past them): out = RGB(current) − RGB(above), bytewise mod 256; `above` NULL
@@ -47,9 +49,6 @@ int arsim_pngw_up_rgbx(const uint8_t *current, const uint8_t *above, size_t widt
 /// The PNG CRC-32 (ISO 3309 / ITU-T V.42, as gzip's) of `length` bytes, continuing `crc`
 /// (0 to start): ISA-L's crc32_gzip_refl.
 uint32_t arsim_pngw_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
-
-/// Frees a buffer returned by arsim_pngw_encode.
-void arsim_pngw_free(void *buffer);
 
 #ifdef __cplusplus
 }
