@@ -1,4 +1,7 @@
+import ARFormats
 import ARRender
+import ARSession
+import ARSupport
 import Dispatch
 import Foundation
 
@@ -15,7 +18,8 @@ public struct FrameTiming: Sendable {
   public var encode: Duration
   /// Temporary files, events and trace lines, renames; zero when frames are not written.
   public var write: Duration
-  /// Building the frame's trace and events lines, on the scene thread.
+  /// Building the frame's trace and events lines, on the scene thread
+  /// (`OutputFrame.traceLineTime`).
   public var traceLine: Duration = .zero
   /// Scene thread blocked in `FramePipeline.submit` because every encoder slot was taken.
   public var submitWait: Duration = .zero
@@ -32,7 +36,9 @@ public struct FrameTiming: Sendable {
 /// At most `maxInFlight` submitted frames are not yet committed: `submit` blocks until one is,
 /// which bounds memory (each frame holds its RGBA image) whatever the track length. With
 /// `maxInFlight` 0 every frame is encoded and committed inside `submit` (sequential run).
-final class FramePipeline: @unchecked Sendable {
+///
+/// The frame loop's PNG sink: `frame_NNNNN.png` (+ depth) with their trace and events lines.
+final class FramePipeline: FrameSink, @unchecked Sendable {
   private let writer: FrameWriter
   private let maxInFlight: Int
   private let progress: (@Sendable (Int) -> Void)?
@@ -44,7 +50,11 @@ final class FramePipeline: @unchecked Sendable {
   private var committed = 0
   /// A thread is committing frames (outside the lock); others leave theirs in `done`.
   private var committing = false
-  private var done: [Int: (FrameJob, Result<EncodedFrame, any Error>, Duration)] = [:]
+  /// Encoded frames waiting for their commit: the frame, the PNG bytes, the timing so far and
+  /// when encoding ended.
+  private var done:
+    [Int: (OutputFrame, Result<EncodedFrame, any Error>, FrameTiming, ContinuousClock.Instant)] =
+      [:]
   private var failure: (any Error)?
   private var timings: [FrameTiming] = []
 
@@ -60,14 +70,11 @@ final class FramePipeline: @unchecked Sendable {
 
   /// Hands a rendered frame over; blocks while `maxInFlight` frames are pending.
   /// - Throws: the first encoding or writing error of an earlier frame.
-  func submit(_ job: FrameJob) throws {
-    var job = job
+  func submit(_ job: OutputFrame) throws {
     let clock = ContinuousClock()
     let waitStart = clock.now
     condition.lock()
     while maxInFlight > 0, inFlight >= maxInFlight, failure == nil { condition.wait() }
-    job.submitWait = clock.now - waitStart
-    job.submitted = clock.now
     if let failure {
       condition.unlock()
       throw failure
@@ -76,8 +83,10 @@ final class FramePipeline: @unchecked Sendable {
     let sequence = submitted
     submitted += 1
     condition.unlock()
+    let handedOver = clock.now
+    let submitWait = handedOver - waitStart
     if maxInFlight == 0 {
-      process(sequence, job)
+      process(sequence, job, submitWait: submitWait, handedOver: handedOver)
       condition.lock()
       defer { condition.unlock() }
       if let failure { throw failure }
@@ -87,7 +96,9 @@ final class FramePipeline: @unchecked Sendable {
       // next frame's render (one more 11 MB frame alive at 1920×1440).
       let pending = PendingJob(job)
       queue.async(group: group) {
-        if let job = pending.take() { self.process(sequence, job) }
+        if let job = pending.take() {
+          self.process(sequence, job, submitWait: submitWait, handedOver: handedOver)
+        }
       }
     }
   }
@@ -102,31 +113,37 @@ final class FramePipeline: @unchecked Sendable {
     return timings
   }
 
-  private func process(_ sequence: Int, _ job: consuming FrameJob) {
+  private func process(
+    _ sequence: Int, _ job: consuming OutputFrame, submitWait: Duration,
+    handedOver: ContinuousClock.Instant
+  ) {
     let clock = ContinuousClock()
     let start = clock.now
-    job.encodeQueueWait = job.submitted.map { start - $0 } ?? .zero
     let result = Result { try writer.encode(job) }
-    let encodeTime = clock.now - start
-    job.encoded = clock.now
+    let encoded = clock.now
     // Encoded: the pixels are no longer needed while the frame waits for its turn to commit.
     job.rendered = RenderedFrame(image: Image(width: 0, height: 0), depth: nil)
+    let timing = FrameTiming(
+      frame: job.frame, sceneUpdate: job.sceneUpdate, render: job.render,
+      encode: encoded - start, write: .zero, traceLine: job.traceLineTime,
+      submitWait: submitWait, encodeQueueWait: start - handedOver)
     condition.lock()
     defer { condition.unlock() }
-    done[sequence] = (job, result, encodeTime)
+    done[sequence] = (job, result, timing, encoded)
     // One thread commits at a time, in order, outside the lock: a long commit (B2's 3.8 MB
     // trace lines) then blocks neither the scene thread's hand-over nor the other encoders.
     // A frame encoded meanwhile is picked up by the committing thread's loop.
     guard !committing else { return }
     committing = true
-    while let (next, encoded, encodeTime) = done.removeValue(forKey: committed) {
-      var timing: FrameTiming?
+    while let (next, encodedFrame, pending, encodedAt) = done.removeValue(forKey: committed) {
+      var timing = pending
+      var published = false
       if failure == nil {
         condition.unlock()
         let writeStart = clock.now
         var error: (any Error)?
         do {
-          try writer.commit(next, encoded.get())
+          try writer.commit(next, encodedFrame.get())
         } catch let caught {
           error = caught
         }
@@ -135,16 +152,14 @@ final class FramePipeline: @unchecked Sendable {
         if let error {
           failure = error
         } else {
-          timing = FrameTiming(
-            frame: next.frame, sceneUpdate: next.sceneUpdate, render: next.render,
-            encode: encodeTime, write: written - writeStart, traceLine: next.traceLineTime,
-            submitWait: next.submitWait, encodeQueueWait: next.encodeQueueWait,
-            commitWait: next.encoded.map { writeStart - $0 } ?? .zero)
+          timing.write = written - writeStart
+          timing.commitWait = writeStart - encodedAt
+          published = true
         }
       }
       committed += 1
       inFlight -= 1
-      if let timing {
+      if published {
         timings.append(timing)
         progress?(timings.count)
       }
@@ -157,12 +172,12 @@ final class FramePipeline: @unchecked Sendable {
 
 /// A frame handed to an encoder thread, taken out exactly once.
 private final class PendingJob: @unchecked Sendable {
-  private var job: FrameJob?
+  private var job: OutputFrame?
 
-  init(_ job: FrameJob) { self.job = job }
+  init(_ job: OutputFrame) { self.job = job }
 
   /// The job, once; afterwards the box no longer holds it.
-  func take() -> FrameJob? {
+  func take() -> OutputFrame? {
     defer { job = nil }
     return job
   }

@@ -1,6 +1,9 @@
+import ARFormats
 import ARMath
 import ARRender
 import ARScene
+import ARSession
+import ARSupport
 
 /// Builds one line of `trace.jsonl` (DESIGN §7, a contract read by outside checks):
 /// `{"frame", "t", "worldFromCamera": [16, column-major, viewport camera], "intrinsics":
@@ -10,20 +13,9 @@ import ARScene
 /// The line is written straight into one UTF-8 buffer from the node data, with the bytes
 /// `JSONValue.text` gives for the same fields (no `JSONValue` tree, no `String` per number).
 enum TraceLine {
-  /// The line as text (tests; the frame loop writes `makeBytes`).
   static func make(
     frame: Int, t: Double, camera: Camera, world: Node, sessionFields: [(String, JSONValue)]
   ) -> String {
-    String(
-      decoding: makeBytes(
-        frame: frame, t: t, camera: camera, world: world, sessionFields: sessionFields),
-      as: UTF8.self)
-  }
-
-  /// The line's UTF-8 bytes, newline included.
-  static func makeBytes(
-    frame: Int, t: Double, camera: Camera, world: Node, sessionFields: [(String, JSONValue)]
-  ) -> [UInt8] {
     let k = camera.intrinsics
     var out = JSONWriter(capacity: 4096, remembersNumbers: true)
     out.raw("{\"frame\":")
@@ -55,7 +47,7 @@ enum TraceLine {
       value.write(to: &out)
     }
     out.raw("}\n")
-    return out.bytes
+    return out.text
   }
 
   /// Visible geometry nodes, parents before children (the renderer's order), each as
