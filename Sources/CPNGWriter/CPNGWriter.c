@@ -28,22 +28,25 @@ uint32_t arsim_pngw_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {
   return crc32_gzip_refl(crc, bytes, (uint64_t)length);
 }
 
-// MARK: per-thread buffers
+// MARK: reused buffers
 
-/// What one thread's encodes reuse: allocating them per frame cost page faults and, with
-/// munmap, TLB shoot-downs between the cores (≈ 2 ms of kernel time per B1 frame).
-typedef struct {
+/// What an encode reuses: allocating them per frame cost page faults and, with munmap, TLB
+/// shoot-downs between the cores (≈ 2 ms of kernel time per B1 frame). A small pool, not
+/// per-thread storage: Dispatch hands encodes to ever new worker threads over a long run, and
+/// per-thread buffers grew the peak memory with the track length.
+typedef struct encoder_buffers {
   struct isal_zstream stream;
   uint8_t *level, *strip, *rows, *out;
   size_t levelCapacity, stripCapacity, rowsCapacity, outCapacity;
+  struct encoder_buffers *next;
 } encoder_buffers;
 
-static pthread_key_t buffersKey;
-static pthread_once_t buffersOnce = PTHREAD_ONCE_INIT;
+static pthread_mutex_t poolLock = PTHREAD_MUTEX_INITIALIZER;
+static encoder_buffers *pool = NULL;
+static int pooled = 0;
+enum { poolLimit = 4 };  // sets kept when idle: the encodes a 2-core run overlaps, and spare
 
-static void free_buffers(void *pointer) {
-  encoder_buffers *b = (encoder_buffers *)pointer;
-  if (!b) return;
+static void free_buffers(encoder_buffers *b) {
   free(b->level);
   free(b->strip);
   free(b->rows);
@@ -51,19 +54,27 @@ static void free_buffers(void *pointer) {
   free(b);
 }
 
-static void make_key(void) { pthread_key_create(&buffersKey, free_buffers); }
-
-static encoder_buffers *thread_buffers(void) {
-  pthread_once(&buffersOnce, make_key);
-  encoder_buffers *b = (encoder_buffers *)pthread_getspecific(buffersKey);
-  if (!b) {
-    b = (encoder_buffers *)calloc(1, sizeof(encoder_buffers));
-    if (b && pthread_setspecific(buffersKey, b) != 0) {
-      free(b);
-      b = NULL;
-    }
+static encoder_buffers *take_buffers(void) {
+  pthread_mutex_lock(&poolLock);
+  encoder_buffers *b = pool;
+  if (b) {
+    pool = b->next;
+    --pooled;
   }
-  return b;
+  pthread_mutex_unlock(&poolLock);
+  return b ? b : (encoder_buffers *)calloc(1, sizeof(encoder_buffers));
+}
+
+static void give_back(encoder_buffers *b) {
+  pthread_mutex_lock(&poolLock);
+  if (pooled < poolLimit) {
+    b->next = pool;
+    pool = b;
+    ++pooled;
+    b = NULL;
+  }
+  pthread_mutex_unlock(&poolLock);
+  if (b) free_buffers(b);
 }
 
 /// Makes *buffer hold at least `size` bytes (contents not kept); 0 when out of memory.
@@ -261,9 +272,9 @@ static size_t strip_rows(size_t filteredRow) {
 
 int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
                       arsim_pngw_format format, int level, arsim_pngw_filter filter,
-                      const uint8_t **out, size_t *outLength, char *error,
-                      size_t errorCapacity) {
-  if (!pixels || !out || !outLength || width == 0 || height == 0 || width > 0x7fffffffu ||
+                      const uint8_t **out, size_t *outLength, void **buffersOut,
+                      char *error, size_t errorCapacity) {
+  if (!pixels || !out || !outLength || !buffersOut || width == 0 || height == 0 || width > 0x7fffffffu ||
       height > 0x7fffffffu) {
     set_error(error, errorCapacity, "invalid arguments to encoder");
     return 1;
@@ -291,7 +302,7 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
   // Room for the whole stream in one go for any real frame: deflate's stored blocks add 5
   // bytes per 64 KiB; grown below if ever short.
   const size_t total = filteredRow * (size_t)height;
-  encoder_buffers *buffers = thread_buffers();
+  encoder_buffers *buffers = take_buffers();
   output o = {NULL, 0, 8 + 25 + 12 + total + total / 64 + 4096 + 12};
   int status = 1;
   if (!buffers || !ensure(&buffers->out, &buffers->outCapacity, o.capacity) ||
@@ -299,6 +310,7 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
       !ensure(&buffers->rows, &buffers->rowsCapacity, 2 * rowBytes + 5 * filteredRow + slack) ||
       !ensure(&buffers->level, &buffers->levelCapacity, levelBuffers[level])) {
     set_error(error, errorCapacity, "out of memory while encoding");
+    if (buffers) give_back(buffers);
     return 1;
   }
   o.data = buffers->out;
@@ -414,12 +426,21 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
     goto done;
   }
   put_chunk(&o, "IEND", NULL, 0);
-  *out = o.data;
-  *outLength = o.length;
   status = 0;
 done:
-  // `reserve` may have moved the output: the thread keeps whatever it holds now.
+  // `reserve` may have moved the output: the set keeps whatever it holds now.
   buffers->out = o.data;
   buffers->outCapacity = o.capacity;
+  if (status == 0) {
+    *out = o.data;
+    *outLength = o.length;
+    *buffersOut = buffers;  // the bytes stay valid until arsim_pngw_release
+  } else {
+    give_back(buffers);
+  }
   return status;
+}
+
+void arsim_pngw_release(void *buffers) {
+  if (buffers) give_back((encoder_buffers *)buffers);
 }

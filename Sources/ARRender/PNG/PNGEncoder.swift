@@ -146,13 +146,16 @@ public struct PNGEncoder: Hashable, Sendable {
     }
     var out: UnsafePointer<UInt8>? = nil
     var length = 0
+    var buffers: UnsafeMutableRawPointer? = nil
     var message = [CChar](repeating: 0, count: 256)
     let status = message.withUnsafeMutableBufferPointer { error in
       arsim_pngw_encode(
         pixels, UInt32(width), UInt32(height), arsim_pngw_format(format.rawValue),
-        Int32(compressionLevel), cFilter, &out, &length, error.baseAddress, error.count)
+        Int32(compressionLevel), cFilter, &out, &length, &buffers, error.baseAddress,
+        error.count)
     }
-    // The bytes live in this thread's encoder buffer until its next encode: copied here.
+    // The bytes live in the encoder's pooled buffers until released: copied below.
+    defer { arsim_pngw_release(buffers) }
     guard status == 0, let out else {
       throw PNGError.encodingFailed(InputLocation(file: file), message: decodeCString(message))
     }

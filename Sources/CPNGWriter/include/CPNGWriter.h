@@ -31,13 +31,17 @@ typedef enum {
 
 /// Encodes `height` rows of `width` pixels (tightly packed, top row first) as a PNG whose image
 /// data is one zlib stream from ISA-L's isal_deflate at `level` (0…3) in one IDAT chunk.
-/// On success returns 0 and sets *out and *outLength: the bytes are in a buffer of the calling
-/// thread, valid until its next call (copy them); the thread's buffers are freed when it exits.
-/// On failure returns non-zero with a NUL-terminated message in `error`.
+/// On success returns 0 and sets *out, *outLength and *buffers: the bytes live in a set of work
+/// buffers (reused from a small pool) until arsim_pngw_release(*buffers), which must follow.
+/// On failure returns non-zero with a NUL-terminated message in `error` (nothing to release).
+/// Thread-safe.
 int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
                       arsim_pngw_format format, int level, arsim_pngw_filter filter,
-                      const uint8_t **out, size_t *outLength, char *error,
+                      const uint8_t **out, size_t *outLength, void **buffers, char *error,
                       size_t errorCapacity);
+
+/// Gives the work buffers of a successful arsim_pngw_encode back to the pool.
+void arsim_pngw_release(void *buffers);
 
 /// The UP filter of one RGBX8 row written as RGB (3·width bytes into `out`, which needs 32
 /// bytes of room past them): out = RGB(current) − RGB(above), bytewise mod 256; `above` NULL
