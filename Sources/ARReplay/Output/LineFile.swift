@@ -46,9 +46,10 @@ final class LineFile {
   }
 
   private func append(_ bytes: UnsafeRawBufferPointer) throws {
+    guard let base = bytes.baseAddress else { return }  // empty
     var offset = 0
     while offset < bytes.count {
-      let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+      let n = write(fd, base + offset, bytes.count - offset)
       if n < 0 {
         if errno == EINTR { continue }
         throw InputError(
