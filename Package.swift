@@ -74,6 +74,12 @@ let package = Package(
         + vectorRasterizers.map { .target(name: $0.name) },
       swiftSettings: cxxInterop),
     .target(name: "ARReplay", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    // The session core's simulated network (latency, loss, SDK limits), shared by the apps.
+    .target(name: "ARSession", dependencies: ["ARMath"], swiftSettings: cxxInterop),
+    // CollaboratAR (seed 002): RTM payloads, message logs, RealityKit moves, participants.
+    .target(
+      name: "ARCollaboration", dependencies: ["ARSession", "ARMath", "ARScene"],
+      swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
 
     // MARK: Tools
@@ -91,6 +97,10 @@ let package = Package(
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
+    .testTarget(name: "ARSessionTests", dependencies: ["ARSession", "ARMath"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARCollaborationTests", dependencies: ["ARCollaboration", "ARSession", "ARMath"],
+      swiftSettings: cxxInterop),
     .testTarget(
       name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimTesting"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
