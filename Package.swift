@@ -111,7 +111,7 @@ let package = Package(
     // The command line: registers the built-in session kinds.
     .target(
       name: "ARSimCLI",
-      dependencies: ["ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer"],
+      dependencies: ["ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARCollaboration"],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
 
@@ -133,7 +133,12 @@ let package = Package(
     .testTarget(
       name: "ARSessionTests", dependencies: ["ARSession", "ARMath"], swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARCollaborationTests", dependencies: ["ARCollaboration", "ARSession", "ARMath"],
+      name: "ARCollaborationTests",
+      dependencies: [
+        "ARCollaboration", "ARSession", "ARMath", "ARScene", "ARFormats", "ARReplay", "ARSimCLI",
+        "ARRender",
+      ],
+      exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     .testTarget(
       name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimCLI", "ARSimTesting"],

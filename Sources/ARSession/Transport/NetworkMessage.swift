@@ -25,12 +25,17 @@ public struct NetworkMessage: Hashable, Sendable {
   public var sizeBytes: Int
   /// Send time τ in integer microseconds of replay time (DESIGN §3).
   public var sendMicroseconds: Int64
+  /// A notice the service sends on the user's behalf (RTM's member-joined and member-left
+  /// callbacks): not the user's send call, so neither limited nor lost; it keeps its place in
+  /// the sender's order (a member's last messages arrive before the notice that it left).
+  public var isPresenceNotice: Bool
 
   /// Creates a message; `sizeBytes` defaults to the payload's length.
   public init(
     sender: String, destination: NetworkDestination, type: String, payload: [UInt8],
-    sizeBytes: Int? = nil, sendMicroseconds: Int64
+    sizeBytes: Int? = nil, sendMicroseconds: Int64, isPresenceNotice: Bool = false
   ) {
+    self.isPresenceNotice = isPresenceNotice
     self.sender = sender
     self.destination = destination
     self.type = type

@@ -73,13 +73,15 @@ public struct SimulatedNetwork: Sendable {
       precondition(
         message.sendMicroseconds >= last.message.sendMicroseconds, "sends must not go back in time")
     }
-    if let failure = limitFailure(message) {
+    if !message.isPresenceNotice, let failure = limitFailure(message) {
       let record = NetworkRecord(
         message: message, sequence: sequence, failure: failure, outcomes: [])
       records.append(record)
       return record
     }
-    accepted[message.sender, default: []].append((message.sendMicroseconds, message.sizeBytes))
+    if !message.isPresenceNotice {
+      accepted[message.sender, default: []].append((message.sendMicroseconds, message.sizeBytes))
+    }
     var outcomes: [NetworkRecord.Outcome] = []
     for receiver in receivers {
       var outcome = transmit(message, to: receiver)
@@ -177,7 +179,7 @@ public struct SimulatedNetwork: Sendable {
     let draws = SeededDraws(seed: configuration.seed)
     let key = [message.sender, receiver]
     func lost(_ attempt: UInt64) -> Bool {
-      link.loss > 0 && draws.unit(key + ["loss"], [number, attempt]) < link.loss
+      !message.isPresenceNotice && link.loss > 0 && draws.unit(key + ["loss"], [number, attempt]) < link.loss
     }
     func delay(_ attempt: UInt64) -> Int64 {
       let jitter = link.jitterSeconds * draws.unit(key + ["jitter"], [number, attempt])
