@@ -51,6 +51,9 @@ let package = Package(
     .library(name: "ARReplay", targets: ["ARReplay"]),
     .library(name: "ARFormats", targets: ["ARFormats"]),
     .library(name: "ARSession", targets: ["ARSession"]),
+    .library(name: "ARRemoteAssist", targets: ["ARRemoteAssist"]),
+    .library(name: "ARMeasure", targets: ["ARMeasure"]),
+    .library(name: "ARDisplayer", targets: ["ARDisplayer"]),
     .library(name: "ARSimCLI", targets: ["ARSimCLI"]),
   ],
   targets: [
@@ -128,8 +131,14 @@ let package = Package(
         "ARDisplayer",
       ], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
+    // A user's own session kind, through the public API only.
     .testTarget(
-      name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
+      name: "CustomSessionTests",
+      dependencies: ["ARSimCLI", "ARReplay", "ARSession", "ARRender", "ARScene", "ARMath"],
+      swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
+      swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSessionTests", dependencies: ["ARSession", "ARMath"], swiftSettings: cxxInterop),
     .testTarget(

@@ -23,6 +23,7 @@ public struct RemoteAssistKind: SessionKind {
     /// The receiver's options.
     public var configuration: RemoteAssistSession.Configuration
 
+    /// Makes a `RemoteAssistSession` fed from the stroke log's messages.
     public func makeSession(_ setup: SessionSetup) throws -> any Session {
       RemoteAssistSession(messages: messages, configuration: configuration)
     }
@@ -31,8 +32,10 @@ public struct RemoteAssistKind: SessionKind {
   /// Creates the kind.
   public init() {}
 
+  /// `remoteAssist`.
   public var key: String { "remoteAssist" }
 
+  /// The section's known keys (others become warnings).
   public var schema: [String: Set<String>] {
     ["remoteAssist": ["strokes", "mode", "pointsPerFrame"]]
   }
