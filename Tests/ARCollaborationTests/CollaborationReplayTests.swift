@@ -66,7 +66,9 @@ struct CollaborationReplayTests {
     return 1
   }
 
-  @Test("B's frames show A's sphere where A's camera was, 50 ms late, through the cut-short 0.4 s moves")
+  @Test(
+    "B's frames show A's sphere where A's camera was, 50 ms late, through the cut-short 0.4 s moves"
+  )
   func peerSphereWhereTheCameraWas() throws {
     let directory = try Self.full.get()
     let traceA = try Self.lines(directory + "/A/trace.jsonl")
@@ -163,7 +165,8 @@ struct CollaborationReplayTests {
     let nodes = try #require(line["nodes"] as? [[String: Any]])
     let floor = try #require(nodes.first { $0["name"] as? String == "collabBase" })
     let m = Matrix4(columnMajor: try numbers(floor["worldTransform"]))
-    let unturn = RigidTransform(rotation: Quaternion(axis: .unitX, angleRadians: .pi / 2), translation: .zero)
+    let unturn = RigidTransform(
+      rotation: Quaternion(axis: .unitX, angleRadians: .pi / 2), translation: .zero)
     return (RigidTransform(matrix: m) * unturn).inverse
   }
 
@@ -215,7 +218,9 @@ struct CollaborationReplayTests {
       #expect(try Self.translation(of: "B", in: trace[50]) != nil, "\(view) shows B at 5 s")
       #expect(try Self.translation(of: "B", in: trace[60]) == nil, "\(view) still shows B at 6 s")
       let events = try Self.lines(directory + "/\(view)/events.jsonl")
-      #expect(events.contains { $0["event"] as? String == "peer-removed" && $0["peer"] as? String == "B" })
+      #expect(
+        events.contains { $0["event"] as? String == "peer-removed" && $0["peer"] as? String == "B" }
+      )
     }
   }
 
@@ -247,10 +252,12 @@ struct CollaborationReplayTests {
       for view in ["A", "B", "C"] {
         for name in try FileManager.default.contentsOfDirectory(atPath: root + "/" + view)
         where name != "run.json" {
-          out[view + "/" + name] = Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + view + "/" + name)))
+          out[view + "/" + name] = Array(
+            try Data(contentsOf: URL(fileURLWithPath: root + "/" + view + "/" + name)))
         }
       }
-      out["messages.jsonl"] = Array(try Data(contentsOf: URL(fileURLWithPath: root + "/messages.jsonl")))
+      out["messages.jsonl"] = Array(
+        try Data(contentsOf: URL(fileURLWithPath: root + "/messages.jsonl")))
       return out
     }
     let a = try files(first)

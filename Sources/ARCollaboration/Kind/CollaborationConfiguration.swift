@@ -51,7 +51,8 @@ public struct CollaborationConfiguration: MultiViewConfiguration {
     var sceneViewport: Viewport
 
     func makeSession(_ setup: SessionSetup) throws -> any Session {
-      CollaborationViewSession(scene: scene, views: views, index: index, sceneViewport: sceneViewport)
+      CollaborationViewSession(
+        scene: scene, views: views, index: index, sceneViewport: sceneViewport)
     }
   }
 }

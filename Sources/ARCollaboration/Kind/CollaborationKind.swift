@@ -22,11 +22,13 @@ public struct CollaborationKind: SessionKind {
       "collaboration.network.links[]": ["from", "to", "latency", "jitter", "loss"],
       "collaboration.participants[]": [
         "id", "track", "start", "intrinsics", "viewport", "output", "color", "lobby", "join",
-        "leave", "anchor", "messages",
+        "leave", "anchor", "globeAnchor", "messages",
       ],
       "collaboration.participants[].track": ["path", "format", "cameraAxes", "worldUp", "clamp"],
       "collaboration.participants[].anchor": ["position", "eulerAngles", "plane"],
       "collaboration.participants[].anchor.plane": ["position", "eulerAngles", "extent"],
+      "collaboration.participants[].globeAnchor": ["position", "eulerAngles", "plane"],
+      "collaboration.participants[].globeAnchor.plane": ["position", "eulerAngles", "extent"],
       "collaboration.actions[]": [
         "t", "participant", "add", "select", "move", "path", "unselect", "remove",
       ],

@@ -12,7 +12,8 @@ struct CollaborationSceneBuilder {
   func build(in scene: inout SceneSection) throws -> CollaborationConfiguration {
     let specs = section.participants
     guard specs.count >= 2 else {
-      throw scene.error("\(root).participants", "needs two or more participants, got \(specs.count)")
+      throw scene.error(
+        "\(root).participants", "needs two or more participants, got \(specs.count)")
     }
     var participants: [Participant] = []
     var views: [ReplayView] = []
@@ -24,9 +25,13 @@ struct CollaborationSceneBuilder {
         id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
       else {
         throw scene.error(
-          "\(field).id", "'\(id.prefix(40))' must be 1–64 ASCII letters, digits or -_. (an RTM id and a folder name)")
+          "\(field).id",
+          "'\(id.prefix(40))' must be 1–64 ASCII letters, digits or -_. (an RTM id and a folder name)"
+        )
       }
-      guard seen.insert(id).inserted else { throw scene.error("\(field).id", "'\(id)' is repeated") }
+      guard seen.insert(id).inserted else {
+        throw scene.error("\(field).id", "'\(id)' is repeated")
+      }
       let (view, participant) = try participantAndView(spec, field: field, in: &scene)
       views.append(view)
       participants.append(participant)
@@ -42,7 +47,9 @@ struct CollaborationSceneBuilder {
     return CollaborationConfiguration(scene: collaboration, views: views)
   }
 
-  private func finite(_ value: Double?, _ field: String, min: Double = -.infinity, _ scene: SceneSection)
+  private func finite(
+    _ value: Double?, _ field: String, min: Double = -.infinity, _ scene: SceneSection
+  )
     throws
   {
     if let value, !(value.isFinite && value >= min) {
@@ -54,6 +61,15 @@ struct CollaborationSceneBuilder {
     throws -> [Double]?
   {
     guard let values else { return nil }
+    guard values.count == count, values.allSatisfy(\.isFinite) else {
+      throw scene.error(field, "expected \(count) finite numbers")
+    }
+    return values
+  }
+
+  private func vector(_ values: [Double], count: Int, _ field: String, _ scene: SceneSection)
+    throws -> [Double]
+  {
     guard values.count == count, values.allSatisfy(\.isFinite) else {
       throw scene.error(field, "expected \(count) finite numbers")
     }
@@ -79,15 +95,19 @@ struct CollaborationSceneBuilder {
   ) throws -> (ReplayView, Participant) {
     // The track, read now so bad input fails before any output.
     var options = TrackReadOptions()
-    options.format = try scene.choice(spec.track.format, TrackFormat.self, field: "\(field).track.format")
+    options.format = try scene.choice(
+      spec.track.format, TrackFormat.self, field: "\(field).track.format")
     options.cameraAxes = try scene.choice(
       spec.track.cameraAxes, CameraAxes.self, field: "\(field).track.cameraAxes")
-    options.worldUp = try scene.choice(spec.track.worldUp, WorldUp.self, field: "\(field).track.worldUp")
+    options.worldUp = try scene.choice(
+      spec.track.worldUp, WorldUp.self, field: "\(field).track.worldUp")
     let path = scene.resolvePath(spec.track.path)
     let track = try scene.reading(path, field: "\(field).track.path") {
       try CameraTrack.read(path: path, options: options)
     }
-    guard !track.poses.isEmpty else { throw scene.error("\(field).track.path", "the track has no poses") }
+    guard !track.poses.isEmpty else {
+      throw scene.error("\(field).track.path", "the track has no poses")
+    }
     scene.inputPaths.append(path)
     scene.warnings += track.warnings
     try finite(spec.start, "\(field).start", min: 0, scene)
@@ -95,7 +115,9 @@ struct CollaborationSceneBuilder {
     if let k = spec.intrinsics {
       guard [k.fx, k.fy, k.cx, k.cy].allSatisfy(\.isFinite), k.fx > 0, k.fy > 0, k.width > 0,
         k.height > 0, k.width <= 16384, k.height <= 16384
-      else { throw scene.error("\(field).intrinsics", "needs positive finite fx, fy, sizes 1…16384") }
+      else {
+        throw scene.error("\(field).intrinsics", "needs positive finite fx, fy, sizes 1…16384")
+      }
       intrinsics = CameraIntrinsics(
         fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: k.width, height: k.height)
     }
@@ -108,33 +130,9 @@ struct CollaborationSceneBuilder {
       clampTrack: spec.track.clamp ?? false, captureIntrinsics: intrinsics, viewport: viewport,
       outputSize: spec.output.map { ($0.width, $0.height) })
 
-    // Anchor.
-    let anchorField = "\(field).anchor"
-    let anchor: CollabAnchor
-    switch (spec.anchor.position, spec.anchor.plane) {
-    case (let position?, nil):
-      let p = try vector(position, count: 3, "\(anchorField).position", scene)!
-      let e = try vector(spec.anchor.eulerAngles, count: 3, "\(anchorField).eulerAngles", scene)
-      anchor = .transform(pose(position: p, eulerAngles: e))
-    case (nil, let plane?):
-      let p = try vector(plane.position, count: 3, "\(anchorField).plane.position", scene)!
-      let e = try vector(plane.eulerAngles, count: 3, "\(anchorField).plane.eulerAngles", scene)
-      let extent = try vector(plane.extent, count: 2, "\(anchorField).plane.extent", scene)!
-      let anchorPlane = PlaneAnchor(
-        identifier: spec.id + "-floor",
-        worldFromAnchor: RigidTransform(matrix: pose(position: p, eulerAngles: e)),
-        center: .zero, extent: Vector3(extent[0], 0, extent[1]), alignment: .horizontal)
-      // Horizontal means the plane's normal is world up.
-      let up = anchorPlane.worldFromAnchor.rotation.act(.unitY)
-      if up.y < 0.999 {
-        throw scene.error("\(anchorField).plane.eulerAngles", "the app anchors on a horizontal plane (normal +Y)")
-      }
-      if let problem = CollabAnchor.problem(with: anchorPlane) {
-        throw scene.error("\(anchorField).plane.extent", problem)
-      }
-      anchor = .plane(anchorPlane)
-    default:
-      throw scene.error(anchorField, "give either position (and eulerAngles) or plane")
+    let anchor = try collabAnchor(spec.anchor, id: spec.id, field: "\(field).anchor", scene)
+    let globeAnchor = try spec.globeAnchor.map {
+      try collabAnchor($0, id: spec.id, field: "\(field).globeAnchor", scene)
     }
 
     // Colour and times.
@@ -148,9 +146,11 @@ struct CollaborationSceneBuilder {
     for (value, name) in [(spec.lobby, "lobby"), (spec.join, "join"), (spec.leave, "leave")] {
       try finite(value, "\(field).\(name)", min: 0, scene)
     }
-    let join = spec.join
+    // Absent: joins at once (when it enters the lobby, if it does).
+    let join: Double? = spec.join ?? spec.lobby ?? 0
     if let lobby = spec.lobby, let join, join < lobby {
-      throw scene.error("\(field).join", "joins at \(join) s, before entering the lobby at \(lobby) s")
+      throw scene.error(
+        "\(field).join", "joins at \(join) s, before entering the lobby at \(lobby) s")
     }
     if let leave = spec.leave, leave < (join ?? .infinity) {
       throw scene.error("\(field).leave", "leaves at \(leave) s without having joined before")
@@ -165,9 +165,41 @@ struct CollaborationSceneBuilder {
       log = RTMMessageLog.parse(bytes, file: logPath)
     }
     let participant = Participant(
-      id: spec.id, anchor: anchor, color: color, lobbySeconds: spec.lobby,
+      id: spec.id, anchor: anchor, globeAnchor: globeAnchor, color: color, lobbySeconds: spec.lobby,
       joinSeconds: join, leaveSeconds: spec.leave, messageLog: log)
     return (view, participant)
+  }
+
+  private func collabAnchor(
+    _ spec: CollaborationSection.AnchorSpec, id: String, field anchorField: String,
+    _ scene: SceneSection
+  ) throws -> CollabAnchor {
+    switch (spec.position, spec.plane) {
+    case (let position?, nil):
+      let p = try vector(position, count: 3, "\(anchorField).position", scene)
+      let e = try vector(spec.eulerAngles, count: 3, "\(anchorField).eulerAngles", scene)
+      return .transform(pose(position: p, eulerAngles: e))
+    case (nil, let plane?):
+      let p = try vector(plane.position, count: 3, "\(anchorField).plane.position", scene)
+      let e = try vector(plane.eulerAngles, count: 3, "\(anchorField).plane.eulerAngles", scene)
+      let extent = try vector(plane.extent, count: 2, "\(anchorField).plane.extent", scene)
+      let anchorPlane = PlaneAnchor(
+        identifier: id + "-floor",
+        worldFromAnchor: RigidTransform(matrix: pose(position: p, eulerAngles: e)),
+        center: .zero, extent: Vector3(extent[0], 0, extent[1]), alignment: .horizontal)
+      // Horizontal means the plane's normal is world up.
+      let up = anchorPlane.worldFromAnchor.rotation.act(.unitY)
+      if up.y < 0.999 {
+        throw scene.error(
+          "\(anchorField).plane.eulerAngles", "the app anchors on a horizontal plane (normal +Y)")
+      }
+      if let problem = CollabAnchor.problem(with: anchorPlane) {
+        throw scene.error("\(anchorField).plane.extent", problem)
+      }
+      return .plane(anchorPlane)
+    default:
+      throw scene.error(anchorField, "give either position (and eulerAngles) or plane")
+    }
   }
 
   private func networkConfiguration(ids: Set<String>, scene: SceneSection) throws
@@ -175,7 +207,9 @@ struct CollaborationSceneBuilder {
   {
     let spec = section.network
     let field = "\(root).network"
-    func link(_ latency: Double?, _ jitter: Double?, _ loss: Double?, _ at: String, base: NetworkLink)
+    func link(
+      _ latency: Double?, _ jitter: Double?, _ loss: Double?, _ at: String, base: NetworkLink
+    )
       throws -> NetworkLink
     {
       try finite(latency, "\(at).latency", min: 0, scene)
@@ -191,7 +225,9 @@ struct CollaborationSceneBuilder {
     var links: [String: [String: NetworkLink]] = [:]
     for (i, l) in (spec?.links ?? []).enumerated() {
       let at = "\(field).links[\(i)]"
-      guard ids.contains(l.from) else { throw scene.error("\(at).from", "no participant '\(l.from)'") }
+      guard ids.contains(l.from) else {
+        throw scene.error("\(at).from", "no participant '\(l.from)'")
+      }
       guard ids.contains(l.to) else { throw scene.error("\(at).to", "no participant '\(l.to)'") }
       links[l.from, default: [:]][l.to] = try link(l.latency, l.jitter, l.loss, at, base: base)
     }
@@ -213,7 +249,9 @@ struct CollaborationSceneBuilder {
       let shape: Shape
       switch (spec.sphere, spec.box) {
       case (let s?, nil):
-        guard s.radius.isFinite, s.radius > 0 else { throw scene.error("\(field).sphere.radius", "must be > 0") }
+        guard s.radius.isFinite, s.radius > 0 else {
+          throw scene.error("\(field).sphere.radius", "must be > 0")
+        }
         shape = .sphere(Sphere(radius: s.radius))
       case (nil, let b?):
         guard [b.width, b.height, b.length].allSatisfy({ $0.isFinite && $0 > 0 }) else {
@@ -252,7 +290,10 @@ struct CollaborationSceneBuilder {
       guard ids.contains(spec.participant) else {
         throw scene.error("\(field).participant", "no participant '\(spec.participant.prefix(40))'")
       }
-      let given = [spec.add != nil, spec.select != nil, spec.move != nil, spec.unselect != nil, spec.remove != nil]
+      let given = [
+        spec.add != nil, spec.select != nil, spec.move != nil, spec.unselect != nil,
+        spec.remove != nil,
+      ]
       guard given.filter({ $0 }).count == 1 else {
         throw scene.error(field, "give exactly one of add, select, move, unselect, remove")
       }
@@ -300,7 +341,8 @@ struct CollaborationSceneBuilder {
         kind = .remove
       }
       actions.append(
-        ModelAction(seconds: spec.t, participant: spec.participant, model: model, kind: kind, index: i))
+        ModelAction(
+          seconds: spec.t, participant: spec.participant, model: model, kind: kind, index: i))
     }
     return actions
   }

@@ -77,6 +77,8 @@ public struct CollaborationSection: Decodable, Sendable {
     public var join: Double?
     public var leave: Double?
     public var anchor: AnchorSpec
+    /// The globe's anchor (default: `anchor`).
+    public var globeAnchor: AnchorSpec?
     /// A recorded message log (JSON Lines) it receives.
     public var messages: String?
   }

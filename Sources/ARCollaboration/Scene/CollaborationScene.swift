@@ -27,8 +27,10 @@ public struct CollaborationScene: Hashable, Sendable {
     self.participants = participants
     self.room = room
     self.network = network
-    self.actions = actions.enumerated().sorted { ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset) }
-      .map(\.element)
+    self.actions = actions.enumerated().sorted {
+      ($0.element.seconds, $0.offset) < ($1.element.seconds, $1.offset)
+    }
+    .map(\.element)
     self.assets = assets
     self.seed = seed
   }

@@ -11,6 +11,9 @@ public struct Participant: Hashable, Sendable {
   public var id: String
   /// Where `collabBase`'s anchor is, in this participant's world.
   public var anchor: CollabAnchor
+  /// Where the globe's anchor is (the app anchors the globe and the room separately, each on
+  /// a horizontal plane), or nil for `anchor`.
+  public var globeAnchor: CollabAnchor?
   /// `[r, g, b, a]` in 0…1, or nil for the app's random colour (`ParticipantColor`).
   public var color: [Double]?
   /// τ (seconds) at which it enters the globe lobby, or nil when it goes straight to the room.
@@ -24,11 +27,13 @@ public struct Participant: Hashable, Sendable {
 
   /// Creates a participant.
   public init(
-    id: String, anchor: CollabAnchor, color: [Double]? = nil, lobbySeconds: Double? = nil,
+    id: String, anchor: CollabAnchor, globeAnchor: CollabAnchor? = nil, color: [Double]? = nil,
+    lobbySeconds: Double? = nil,
     joinSeconds: Double? = 0, leaveSeconds: Double? = nil, messageLog: RTMMessageLog? = nil
   ) {
     self.id = id
     self.anchor = anchor
+    self.globeAnchor = globeAnchor
     self.color = color
     self.lobbySeconds = lobbySeconds
     self.joinSeconds = joinSeconds

@@ -34,10 +34,11 @@ extension CollaborationSimulation {
     let globe = Node(
       geometry: .sphere(
         radius: Self.globeRadius,
-        material: Material(diffuse: Color(red: 0.2, green: 0.45, blue: 0.8), lightingModel: .lambert)
+        material: Material(
+          diffuse: Color(red: 0.2, green: 0.45, blue: 0.8), lightingModel: .lambert)
       ))
     globe.name = "globe"
-    let anchor = RigidTransform(matrix: state.worldFromAnchor)
+    let anchor = RigidTransform(matrix: state.worldFromGlobeAnchor)
     globe.position = anchor.transformPoint(Vector3(0, Self.globeHeight, 0))
     globe.orientation = anchor.rotation * Quaternion(axis: Vector3(0, -1, 0), angleRadians: spin)
     globe.scale = Vector3(Self.globeScale, Self.globeScale, Self.globeScale)
@@ -45,7 +46,8 @@ extension CollaborationSimulation {
       let marker = Node(
         geometry: .sphere(
           radius: Self.markerRadius,
-          material: Material(diffuse: Color(red: 1, green: 0.15, blue: 0.1), lightingModel: .lambert)
+          material: Material(
+            diffuse: Color(red: 1, green: 0.15, blue: 0.1), lightingModel: .lambert)
         ))
       marker.name = "room:" + room.channelID
       marker.position = Vector3(

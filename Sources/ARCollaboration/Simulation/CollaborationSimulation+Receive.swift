@@ -117,7 +117,9 @@ extension CollaborationSimulation {
     case .peerUpdate:
       guard let peer = decode(PeerData.self, arrival, at: i), phase == .room else { return }
       guard peer.transform.isFinite, peer.colorVector.count >= 4 else {
-        warn(i, arrival, "peerUpdate with a non-finite transform or under 4 colour components; ignored")
+        warn(
+          i, arrival, "peerUpdate with a non-finite transform or under 4 colour components; ignored"
+        )
         return
       }
       if let p = states[i].peerIndex(peer.rtmID) {
@@ -138,7 +140,8 @@ extension CollaborationSimulation {
       guard model.transform.isFinite else {
         emit(
           i, "warning",
-          [("message", .string("model \(model.id.prefix(40)) has a non-finite transform; ignored"))])
+          [("message", .string("model \(model.id.prefix(40)) has a non-finite transform; ignored"))]
+        )
         continue
       }
       if let m = states[i].modelIndex(model.id) {

@@ -43,7 +43,7 @@ public final class CollaborationSimulation {
       return ParticipantState(
         color: p.color ?? ParticipantColor.random(id: p.id, seed: scene.seed),
         worldFromBase: worldFromAnchor * Matrix4(translation: Vector3(0, Self.collabBaseHeight, 0)),
-        worldFromAnchor: worldFromAnchor)
+        worldFromGlobeAnchor: (p.globeAnchor ?? p.anchor).worldFromAnchor)
     }
     pendingEvents = scene.participants.map { _ in [] }
     for (i, p) in scene.participants.enumerated() {
@@ -85,7 +85,9 @@ public final class CollaborationSimulation {
   /// "rooms"?})`, translations in `collabBase` space.
   public func traceFields(_ i: Int) -> [(String, JSONValue)] {
     let state = states[i]
-    func numbers(_ v: SIMD3<Float>) -> JSONValue { .numbers([Double(v.x), Double(v.y), Double(v.z)]) }
+    func numbers(_ v: SIMD3<Float>) -> JSONValue {
+      .numbers([Double(v.x), Double(v.y), Double(v.z)])
+    }
     var fields: [(String, JSONValue)] = [("state", .string(state.phase.rawValue))]
     if state.phase == .room {
       fields.append(
@@ -173,7 +175,8 @@ public final class CollaborationSimulation {
     from i: Int, to destination: NetworkDestination, _ type: RTMMessageType, _ value: Value
   ) {
     do {
-      send(from: i, to: destination, type: type.rawValue, payload: try RTMPayloadCoding.encode(value))
+      send(
+        from: i, to: destination, type: type.rawValue, payload: try RTMPayloadCoding.encode(value))
     } catch {
       emit(i, "warning", [("message", .string("\(type.rawValue) not sent: \(error)"))])
     }

@@ -19,8 +19,8 @@ struct ParticipantState {
   var color: [Double]
   /// World from `collabBase` (anchor · T(0, 0.05, 0)), this participant's world.
   var worldFromBase: Matrix4
-  /// World from the anchor.
-  var worldFromAnchor: Matrix4
+  /// World from the globe's anchor.
+  var worldFromGlobeAnchor: Matrix4
   /// Members who were in the room when this one joined and are still there (the app's
   /// `moreSeniorMembers`), in join order.
   var moreSeniorMembers: [String] = []

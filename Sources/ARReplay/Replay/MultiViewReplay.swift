@@ -62,7 +62,9 @@ public struct MultiViewReplay {
     let schedule = scene.schedule
     let lastTick = lastFrame >= 0 ? schedule.tick(forFrame: lastFrame) : -1
     let tickTimes = lastTick >= 0 ? (0...lastTick).map { schedule.time(ofTick: $0) } : []
-    for output in try configuration.sharedOutputs(tickTimes: tickTimes, sceneViewport: scene.viewport) {
+    for output in try configuration.sharedOutputs(
+      tickTimes: tickTimes, sceneViewport: scene.viewport)
+    {
       try FileIO.writeAtomically(output.bytes, to: options.outputDirectory + "/" + output.name)
     }
     let total = Self.seconds(clock.now - start)
@@ -94,7 +96,8 @@ public struct MultiViewReplay {
       ("warnings", .array(scene.warnings.map { .string($0) })),
       ("timing", .object([("totalSeconds", .number(summary.totalSeconds))])),
     ])
-    try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: options.outputDirectory + "/run.json")
+    try FileIO.writeAtomically(
+      Array((json.text + "\n").utf8), to: options.outputDirectory + "/run.json")
   }
 
   private static func seconds(_ d: Duration) -> Double {

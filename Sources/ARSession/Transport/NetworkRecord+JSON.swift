@@ -32,7 +32,9 @@ extension NetworkRecord {
             if let arrival = outcome.arrivalMicroseconds {
               entry.append(("t", .number(Double(arrival) / 1e6)))
             }
-            if let reason = outcome.dropReason { entry.append(("dropped", .string(reason.rawValue))) }
+            if let reason = outcome.dropReason {
+              entry.append(("dropped", .string(reason.rawValue)))
+            }
             entry.append(("attempts", .integer(outcome.attempts)))
             return .object(entry)
           })

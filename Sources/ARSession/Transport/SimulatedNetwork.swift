@@ -179,7 +179,8 @@ public struct SimulatedNetwork: Sendable {
     let draws = SeededDraws(seed: configuration.seed)
     let key = [message.sender, receiver]
     func lost(_ attempt: UInt64) -> Bool {
-      !message.isPresenceNotice && link.loss > 0 && draws.unit(key + ["loss"], [number, attempt]) < link.loss
+      !message.isPresenceNotice && link.loss > 0
+        && draws.unit(key + ["loss"], [number, attempt]) < link.loss
     }
     func delay(_ attempt: UInt64) -> Int64 {
       let jitter = link.jitterSeconds * draws.unit(key + ["jitter"], [number, attempt])
