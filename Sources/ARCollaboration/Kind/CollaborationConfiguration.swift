@@ -21,6 +21,7 @@ public struct CollaborationConfiguration: MultiViewConfiguration {
     CollaborationViewSession(scene: scene, views: views, index: 0, sceneViewport: .landscape)
   }
 
+  /// The configuration rendering participant `index`'s view.
   public func view(_ index: Int, sceneViewport: Viewport) -> any SessionConfiguration {
     ViewConfiguration(scene: scene, views: views, index: index, sceneViewport: sceneViewport)
   }

@@ -7,13 +7,16 @@ import ARSupport
 /// CollaboratAR's session kind: scene-file key `collaboration` (Documentation/Collaboration.md).
 /// A scene with it renders one view per participant.
 public struct CollaborationKind: SessionKind {
+  /// The section's shape.
   public typealias Section = CollaborationSection
 
   /// Creates the kind.
   public init() {}
 
+  /// `collaboration`.
   public var key: String { "collaboration" }
 
+  /// The known fields, for unknown-field warnings.
   public var schema: [String: Set<String>] {
     [
       "collaboration": ["seed", "room", "network", "assets", "participants", "actions"],
