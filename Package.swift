@@ -140,7 +140,8 @@ let package = Package(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
       swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARSessionTests", dependencies: ["ARSession", "ARMath"], swiftSettings: cxxInterop),
+      name: "ARSessionTests", dependencies: ["ARSession", "ARMath", "ARSupport"],
+      swiftSettings: cxxInterop),
     .testTarget(
       name: "ARCollaborationTests",
       dependencies: [
