@@ -103,7 +103,8 @@ extension ReplayScene {
     let new = captureIntrinsics.output(viewport: viewport, width: width, height: height)
     copy.outputIntrinsics = new
     copy.sessions = sessions.map { session in
-      SceneSession(key: session.key, configuration: session.configuration.resized(from: old, to: new))
+      SceneSession(
+        key: session.key, configuration: session.configuration.resized(from: old, to: new))
     }
     return copy
   }

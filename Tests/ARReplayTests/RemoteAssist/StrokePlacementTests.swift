@@ -1,4 +1,5 @@
 import ARMath
+import ARRemoteAssist
 import ARReplay
 import ARScene
 import Testing
