@@ -125,8 +125,14 @@ let package = Package(
         "ARDisplayer",
       ], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
+    // A user's own session kind, through the public API only.
     .testTarget(
-      name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
+      name: "CustomSessionTests",
+      dependencies: ["ARSimCLI", "ARReplay", "ARSession", "ARRender", "ARScene", "ARMath"],
+      swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
+      swiftSettings: cxxInterop),
     .testTarget(
       name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimCLI", "ARSimTesting"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),

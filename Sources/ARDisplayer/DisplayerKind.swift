@@ -47,6 +47,7 @@ public struct DisplayerKind: SessionKind {
     /// The displayer session's configuration.
     public var displayers: DisplayerConfiguration
 
+    /// Makes a `DisplayerSession` (its videos opened now).
     public func makeSession(_ setup: SessionSetup) throws -> any Session {
       try DisplayerSession(configuration: displayers, sceneFile: setup.sceneFilePath)
     }
@@ -67,8 +68,10 @@ public struct DisplayerKind: SessionKind {
   /// Creates the kind.
   public init() {}
 
+  /// `displayers`.
   public var key: String { "displayers" }
 
+  /// The section's known keys (others become warnings).
   public var schema: [String: Set<String>] {
     [
       "displayers": ["taps", "orientation", "videos", "waitingVideo", "end", "appKernel"],

@@ -15,6 +15,7 @@ public struct MeasureKind: SessionKind {
     /// τ (seconds) of the switch toggles, checked by `MeasureSession.init(switchTimes:)`.
     public var switchTimes: [Double]
 
+    /// Makes a `MeasureSession` with the switch times.
     public func makeSession(_ setup: SessionSetup) throws -> any Session {
       try MeasureSession(switchTimes: switchTimes)
     }
@@ -23,8 +24,10 @@ public struct MeasureKind: SessionKind {
   /// Creates the kind.
   public init() {}
 
+  /// `measure`.
   public var key: String { "measure" }
 
+  /// The section's known keys (others become warnings).
   public var schema: [String: Set<String>] { ["measure": ["switchTimes"]] }
 
   /// - Throws: `InputError` for `measure.switchTimes` when a time is not finite or decreases.

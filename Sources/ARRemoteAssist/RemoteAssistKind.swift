@@ -39,6 +39,7 @@ public struct RemoteAssistKind: SessionKind {
     /// The receiver's options.
     public var configuration: RemoteAssistSession.Configuration
 
+    /// Makes a `RemoteAssistSession` fed from the stroke log's messages.
     public func makeSession(_ setup: SessionSetup) throws -> any Session {
       // A message sent at τ_draw = t arrives at τ_arrive = t + data latency.
       let latency = configuration.helper.dataLatency
@@ -51,8 +52,10 @@ public struct RemoteAssistKind: SessionKind {
   /// Creates the kind.
   public init() {}
 
+  /// `remoteAssist`.
   public var key: String { "remoteAssist" }
 
+  /// The section's known keys (others become warnings).
   public var schema: [String: Set<String>] {
     [
       "remoteAssist": ["strokes", "mode", "pointsPerFrame", "helper"],

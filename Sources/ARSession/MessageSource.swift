@@ -32,6 +32,7 @@ public final class MessageList<Message>: MessageSource {
   /// Messages not yet delivered.
   public var remainingCount: Int { messages.count - next }
 
+  /// The next message in order when its arrival is at or before `microseconds`.
   public func nextMessage(dueBy microseconds: Int64) -> Message? {
     guard next < messages.count, arrival(messages[next]) <= microseconds else { return nil }
     defer { next += 1 }

@@ -51,7 +51,11 @@ public struct SessionRegistry: Sendable {
     throws -> DecodedSection?
   {
     let decoder = JSONDecoder()
-    decoder.userInfo[SectionBox<Kind.Section>.keyInfo] = kind.key
+    // Failable in some Foundations; the key is a valid constant.
+    guard let infoKey = CodingUserInfoKey(rawValue: SectionBox<Kind.Section>.keyName) else {
+      return nil
+    }
+    decoder.userInfo[infoKey] = kind.key
     let box: SectionBox<Kind.Section>
     do {
       box = try decoder.decode(SectionBox<Kind.Section>.self, from: Data(bytes))
@@ -87,11 +91,14 @@ public struct DecodedSection: Sendable {
 /// Decodes the value under one top-level key (given in the decoder's user info) as `Section`,
 /// so coding paths, and so error fields, start at that key.
 private struct SectionBox<Section: Decodable>: Decodable {
-  static var keyInfo: CodingUserInfoKey { CodingUserInfoKey(rawValue: "arsim.sectionKey")! }
+  /// The user-info key carrying the section's key.
+  static var keyName: String { "arsim.sectionKey" }
   var section: Section?
 
   init(from decoder: any Decoder) throws {
-    guard let key = decoder.userInfo[Self.keyInfo] as? String else {
+    guard
+      let key = decoder.userInfo.first(where: { $0.key.rawValue == Self.keyName })?.value as? String
+    else {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(codingPath: [], debugDescription: "no section key"))
     }

@@ -30,7 +30,9 @@ package enum JSONSyntaxLocator {
   /// `rejectingDuplicateKeys`, a key that appears twice in one object is a problem too
   /// (RFC 8259 leaves the result to the parser; Foundation silently keeps one).
   /// - Complexity: O(n) in the byte count.
-  package static func firstProblem(in bytes: [UInt8], rejectingDuplicateKeys: Bool = false) -> Problem? {
+  package static func firstProblem(in bytes: [UInt8], rejectingDuplicateKeys: Bool = false)
+    -> Problem?
+  {
     var scanner = Scanner(bytes: bytes)
     scanner.rejectsDuplicateKeys = rejectingDuplicateKeys
     return scanner.run()

@@ -83,14 +83,15 @@ struct SceneResolver {
           + "(it names the output folder Output/<name>)")
     }
     // Track.
+    guard let trackSpec = file.track else { throw error("track", "missing (required)") }
     var options = TrackReadOptions()
-    options.format = try choice(file.track.format, TrackFormat.self, field: "track.format")
+    options.format = try choice(trackSpec.format, TrackFormat.self, field: "track.format")
     options.cameraAxes = try choice(
-      file.track.cameraAxes, CameraAxes.self, field: "track.cameraAxes")
-    options.worldUp = try choice(file.track.worldUp, WorldUp.self, field: "track.worldUp")
-    options.timesPath = file.track.times.map(resolvePath)
-    options.sensorPath = file.track.sensor.map(resolvePath)
-    let trackPath = resolvePath(file.track.path)
+      trackSpec.cameraAxes, CameraAxes.self, field: "track.cameraAxes")
+    options.worldUp = try choice(trackSpec.worldUp, WorldUp.self, field: "track.worldUp")
+    options.timesPath = trackSpec.times.map(resolvePath)
+    options.sensorPath = trackSpec.sensor.map(resolvePath)
+    let trackPath = resolvePath(trackSpec.path)
     let track = try reading(trackPath, field: "track.path") {
       try reading(options.timesPath ?? "", field: "track.times") {
         try reading(options.sensorPath ?? "", field: "track.sensor") {
@@ -150,7 +151,7 @@ struct SceneResolver {
     }
     let start = file.start ?? 0
     guard start.isFinite, start >= 0 else { throw error("start", "must be ≥ 0 seconds") }
-    let clamp = file.track.clamp ?? false
+    let clamp = trackSpec.clamp ?? false
     let frameCount: Int
     switch (file.duration, file.frames?.value) {
     case (.some, .some):

@@ -11,8 +11,10 @@ public struct SceneFile: Decodable, Sendable {
   /// The scene's name: the default output folder is `Output/<name>/`. Letters, digits, `-`, `_`
   /// and `.` only (no path separators).
   public var name: String
-  /// The camera track.
-  public var track: TrackSpec
+  /// The camera track of the scene's view. Decoded as optional so that the loader, not the
+  /// decoder, decides: required today ("missing (required)"); a scene whose participants bring
+  /// their own tracks (Documentation/Design.md, "Several views") will not need it.
+  public var track: TrackSpec?
   /// Capture intrinsics in pixels of the landscape capture (default: `CameraIntrinsics.defaultCapture`).
   public var intrinsics: IntrinsicsSpec?
   /// `landscape` or `portrait` (default `landscape`).
