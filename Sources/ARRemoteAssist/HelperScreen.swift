@@ -28,12 +28,10 @@ public struct HelperScreen: Hashable, Sendable {
   /// Seconds from the helper sending a message to the broadcaster receiving it.
   public var dataLatency: Double = 0
 
-  /// A 390 × 844 point iPhone screen in portrait, aspect fill, no delays.
-  public init() {}
-
-  /// Creates a screen of `width` × `height` points.
+  /// Creates a screen of `width` × `height` points (default a 390 × 844 point iPhone in
+  /// portrait), aspect fill and no delays unless given.
   public init(
-    width: Double, height: Double, contentMode: VideoView.ContentMode = .aspectFill,
+    width: Double = 390, height: Double = 844, contentMode: VideoView.ContentMode = .aspectFill,
     videoLatency: Double = 0, dataLatency: Double = 0
   ) {
     self.width = width
