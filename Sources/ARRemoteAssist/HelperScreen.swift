@@ -6,7 +6,9 @@ import ARScene
 /// the two devices.
 ///
 /// Three moments name every time of a helper point (Documentation/StrokeLog.md):
-/// - τ_draw: the helper touches the screen (a stroke log's `t`: the message is sent then);
+/// - τ_draw: the helper touches the screen. A message is sent at its log time `t`, when its
+///   last point is drawn; the app gathers one point per pan event, so point i of an n-point
+///   message was drawn at `t − (n − 1 − i) · pointInterval` (`drawTime`);
 /// - τ_seen = τ_draw − `videoLatency`: the broadcaster frame the helper was looking at; a point
 ///   maps to a pixel of that frame (`videoView`) and, through that frame's viewport camera, to a
 ///   ray in the world;
@@ -27,6 +29,9 @@ public struct HelperScreen: Hashable, Sendable {
   public var videoLatency: Double = 0
   /// Seconds from the helper sending a message to the broadcaster receiving it.
   public var dataLatency: Double = 0
+  /// Seconds between the helper's pan events, i.e. between the points of a message (UIKit
+  /// delivers one per display frame: 1/60 s).
+  public var pointInterval: Double = 1.0 / 60
 
   /// Creates a screen of `width` × `height` points (default a 390 × 844 point iPhone in
   /// portrait), aspect fill and no delays unless given.
@@ -46,6 +51,13 @@ public struct HelperScreen: Hashable, Sendable {
     VideoView(
       width: width, height: height, videoWidth: videoWidth, videoHeight: videoHeight,
       contentMode: contentMode)
+  }
+
+  /// τ_draw of point `pointIndex` (0-based) of a `pointCount`-point message sent at
+  /// `sendTime`: the last point is drawn as the message is sent, the earlier ones one
+  /// `pointInterval` apart before it (seconds).
+  public func drawTime(sendTime: Double, pointIndex: Int, pointCount: Int) -> Double {
+    sendTime - Double(max(0, pointCount - 1 - pointIndex)) * pointInterval
   }
 
   /// τ_seen for a point drawn at τ_draw (seconds).

@@ -5,7 +5,7 @@ import ARSupport
 
 /// The remote-assist app's session kind: scene-file key `remoteAssist`,
 /// `{"strokes": LOG.jsonl, "mode", "pointsPerFrame", "helper": {"view", "video", "videoLatency",
-/// "dataLatency"}}` (Documentation/SceneFile.md, StrokeLog.md), making a
+/// "dataLatency", "pointInterval"}}` (Documentation/SceneFile.md, StrokeLog.md), making a
 /// `RemoteAssistSession` fed from the stroke log.
 public struct RemoteAssistKind: SessionKind {
   /// The `remoteAssist` section.
@@ -30,6 +30,8 @@ public struct RemoteAssistKind: SessionKind {
     public var videoLatency: Double?
     /// Seconds from the helper sending a message to the broadcaster receiving it (default 0).
     public var dataLatency: Double?
+    /// Seconds between a message's points as drawn (default 1/60, one per pan event).
+    public var pointInterval: Double?
   }
 
   /// The checked section: the stroke log's messages and the receiver's options.
@@ -59,7 +61,7 @@ public struct RemoteAssistKind: SessionKind {
   public var schema: [String: Set<String>] {
     [
       "remoteAssist": ["strokes", "mode", "pointsPerFrame", "helper"],
-      "remoteAssist.helper": ["view", "video", "videoLatency", "dataLatency"],
+      "remoteAssist.helper": ["view", "video", "videoLatency", "dataLatency", "pointInterval"],
     ]
   }
 
@@ -69,8 +71,8 @@ public struct RemoteAssistKind: SessionKind {
   public static let maximumViewPoints = 100_000.0
 
   /// Checks `remoteAssist.helper`.
-  /// - Throws: `InputError` for `view` (two numbers, each > 0 and ≤ 100 000), `video` and the
-  ///   latencies (finite, 0…60 s).
+  /// - Throws: `InputError` for `view` (two numbers, each > 0 and ≤ 100 000), `video`, the
+  ///   latencies (0…60 s) and `pointInterval` (0…1 s).
   static func helperScreen(_ section: HelperSection, in scene: SceneSection) throws
     -> HelperScreen
   {
@@ -96,6 +98,12 @@ public struct RemoteAssistKind: SessionKind {
     }
     helper.videoLatency = section.videoLatency ?? 0
     helper.dataLatency = section.dataLatency ?? 0
+    if let interval = section.pointInterval {
+      guard interval >= 0, interval <= 1 else {
+        throw scene.error("remoteAssist.helper.pointInterval", "must be 0…1 seconds")
+      }
+      helper.pointInterval = interval
+    }
     return helper
   }
 

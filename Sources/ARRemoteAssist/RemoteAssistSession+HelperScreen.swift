@@ -33,26 +33,30 @@ struct TouchedPixel {
 extension RemoteAssistSession {
   // MARK: The helper's screen (delivery)
 
-  /// The viewport camera of the frame the helper saw when sending `message` (τ_seen =
-  /// τ_draw − video latency, τ_draw = the message's `t`). Outside the camera track: a warning
-  /// and this tick's camera.
+  /// The viewport camera of the frame the helper saw when drawing a point at `drawTime`
+  /// (τ_seen = τ_draw − video latency). Outside the camera track: this tick's camera, and a
+  /// warning (once per message: `warn` is cleared through `warned`).
   func seenCamera(
-    for message: StrokeMessage, context: inout TickContext, source: [(String, JSONValue)]
+    drawTime: Double, warn: Bool, warned: inout Bool, context: inout TickContext,
+    source: [(String, JSONValue)]
   ) -> Camera {
-    let seen = configuration.helper.seenTime(drawTime: message.t)
+    let seen = configuration.helper.seenTime(drawTime: drawTime)
     do {
       return try context.viewportCamera(at: seen)
     } catch {
-      context.emit(
-        "warning",
-        [
-          (
-            "reason",
-            .string(
-              "the frame the helper saw (τ_seen = \(seen) s) is outside the camera track; "
-                + "this tick's camera is used")
-          )
-        ] + source)
+      if warn {
+        warned = true
+        context.emit(
+          "warning",
+          [
+            (
+              "reason",
+              .string(
+                "the frame the helper saw (τ_seen = \(seen) s) is outside the camera track; "
+                  + "this tick's camera is used")
+            )
+          ] + source)
+      }
       return context.camera
     }
   }

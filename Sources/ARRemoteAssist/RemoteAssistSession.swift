@@ -215,18 +215,21 @@ public final class RemoteAssistSession: Session {
             + source)
         return
       }
-      let seen =
-        configuration.mode.usesHelperScreen
-        ? seenCamera(for: message, context: &context, source: source) : nil
+      let pieces = parsed.count + dropped
+      var warnedSeen = false
       for (p, pointIndex) in points {
         var item = QueuedPoint(
           point: p, root: root, color: lineColor, message: index, line: message.line,
           pointIndex: pointIndex)
-        if let seen {
+        if configuration.mode.usesHelperScreen {
+          let drawn = configuration.helper.drawTime(
+            sendTime: message.t, pointIndex: pointIndex, pointCount: pieces)
+          let seen = seenCamera(
+            drawTime: drawn, warn: !warnedSeen, warned: &warnedSeen, context: &context,
+            source: source)
           guard
             let touched = touchedPixel(
-              p, pointIndex: pointIndex, camera: seen,
-              context: &context, source: source)
+              p, pointIndex: pointIndex, camera: seen, context: &context, source: source)
           else { continue }
           item.touched = touched
         }

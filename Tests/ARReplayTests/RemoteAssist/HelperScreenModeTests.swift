@@ -138,7 +138,10 @@ private let landscape = CameraIntrinsics.defaultCapture.output(
       let message = messages[origin.messageLine - 1]
       let point = points[(origin.messageLine - 2) * 10 + origin.pointIndex]
       let pixel = touched(point, helper: helper, width: intrinsics.width, height: intrinsics.height)
-      let seen = try rig.cameras.viewportCamera(at: message.t - helper.videoLatency)
+      // Point i of an n-point batch was drawn (n − 1 − i)/60 s before the batch was sent.
+      let n = min(10, points.count - (origin.messageLine - 2) * 10)
+      let drawn = message.t - Double(n - 1 - origin.pointIndex) / 60
+      let seen = try rig.cameras.viewportCamera(at: drawn - helper.videoLatency)
       let centre = try #require(rig.placed[sphere.name ?? ""])
       let projected = try #require(seen.project(world: centre))
       worst = max(
@@ -219,7 +222,9 @@ private let landscape = CameraIntrinsics.defaultCapture.output(
       #expect(abs(sphere.worldTransform.upperLeft3x3.columns.0.length - 1) < 1e-12)
       let point = points[(origin.messageLine - 2) * 10 + origin.pointIndex]
       let pixel = touched(point, helper: helper, width: 640, height: 480)
-      let seen = try rig.cameras.viewportCamera(at: messages[origin.messageLine - 1].t - 0.15)
+      let n = min(10, points.count - (origin.messageLine - 2) * 10)
+      let drawn = messages[origin.messageLine - 1].t - Double(n - 1 - origin.pointIndex) / 60
+      let seen = try rig.cameras.viewportCamera(at: drawn - 0.15)
       let projected = try #require(seen.project(world: sphere.worldTransform.translation))
       #expect(abs(projected.u - pixel.u) < 1e-6 && abs(projected.v - pixel.v) < 1e-6)
     }
@@ -252,7 +257,7 @@ private let landscape = CameraIntrinsics.defaultCapture.output(
     let top = try #require(spheres.first { $0.strokePoint?.pointIndex == 0 })
     #expect(top.strokePoint?.hitType == nil && top.strokePoint?.planeAnchor == nil)
     // Still on the touched pixel of the frame seen (screen placement).
-    let seen = try rig.cameras.viewportCamera(at: 0.1)
+    let seen = try rig.cameras.viewportCamera(at: 0.1 - 1.0 / 60)  // first of two points
     let pixel = touched(Vector2(0, -190), helper: helper, width: 640, height: 480)
     let topCentre = try #require(rig.placed[top.name ?? ""])
     let projected = try #require(seen.project(world: topCentre))
