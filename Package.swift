@@ -106,12 +106,18 @@ let package = Package(
       name: "ARReplay", dependencies: ["ARSession", "ARFormats", "ARRender"],
       swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    // The remote-assist helper's screen as a frame sink (`arsim render --helper-view`).
+    .target(
+      name: "ARRemoteAssistView", dependencies: ["ARReplay", "ARRemoteAssist"],
+      swiftSettings: cxxInterop),
 
     // MARK: Tools
     // The command line: registers the built-in session kinds.
     .target(
       name: "ARSimCLI",
-      dependencies: ["ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer"],
+      dependencies: [
+        "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARRemoteAssistView",
+      ],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
 
@@ -125,7 +131,7 @@ let package = Package(
       name: "ARReplayTests",
       dependencies: [
         "ARReplay", "ARSimCLI", "ARFormats", "ARSession", "ARRemoteAssist", "ARMeasure",
-        "ARDisplayer",
+        "ARDisplayer", "ARRemoteAssistView",
       ], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     // A user's own session kind, through the public API only.

@@ -1,4 +1,5 @@
 import ARFormats
+import ARRemoteAssistView
 import ARRender
 import ARReplay
 import ARSession
@@ -9,12 +10,13 @@ import Foundation
   import Glibc
 #endif
 
-/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--threads N]`.
+/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--helper-view]`.
 enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
     -> ExitCode
   {
-    let args = try Arguments(arguments, valueOptions: ["--out", "--frames", "--threads"])
+    let args = try Arguments(
+      arguments, valueOptions: ["--out", "--frames", "--threads"], flagOptions: ["--helper-view"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
@@ -25,6 +27,12 @@ enum RenderCommand {
     let directory = args.value("--out") ?? "Output/\(scene.name)"
     let progress = output.isTerminal ? ProgressLine(output: output) : nil
     var options = ReplayOptions(outputDirectory: directory, frameRange: range, threads: threads)
+    if args.has("--helper-view") {
+      guard scene.sessions.contains(where: { $0.key == "remoteAssist" }) else {
+        throw UsageError("--helper-view needs a scene with a remoteAssist section")
+      }
+      options.frameSinks = { setup in try HelperViewSink(setup).map { [$0] } ?? [] }
+    }
     if let progress {
       progress.endLineOnInterrupt()
       options.progress = { @Sendable p in progress.show(p) }

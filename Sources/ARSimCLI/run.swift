@@ -9,8 +9,9 @@ let usage = """
   USAGE: arsim <command> [options]
 
   COMMANDS:
-    render SCENE.json [--out DIR] [--frames A..B] [--threads N]
-                            Replay a scene and write PNG frames, events, trace and run.json.
+    render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--helper-view]
+                            Replay a scene and write PNG frames, events, trace and run.json
+                            (--helper-view: also the remote helper's screen, DIR/helper/).
     track info FILE [--format F] [--times FILE] [--sensor FILE]
                [--camera-axes opencv|arkit] [--world-up y|z|minusY]
                             Summarise a camera track.
