@@ -40,6 +40,8 @@ public final class HelperViewSink: FrameSink, @unchecked Sendable {
     try FileIO.createDirectory(directory)
   }
 
+  /// Writes the helper's screen at `frame`'s τ.
+  /// - Throws: `InputError` `.cannotCreate` when the PNG cannot be written.
   public func submit(_ frame: OutputFrame) throws {
     let now = Self.microseconds(frame.t)
     buffer.append((now, frame.rendered.image))
