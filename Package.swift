@@ -75,9 +75,11 @@ let package = Package(
       swiftSettings: cxxInterop),
     .target(name: "ARReplay", dependencies: ["ARRender"], swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    .target(name: "ARBatch", dependencies: ["ARReplay"], swiftSettings: cxxInterop),
 
     // MARK: Tools
-    .target(name: "ARSimCLI", dependencies: ["ARReplay"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARSimCLI", dependencies: ["ARReplay", "ARBatch"], swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
 
     // MARK: Tests
@@ -91,6 +93,8 @@ let package = Package(
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI"], swiftSettings: cxxInterop),
     .testTarget(
       name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimTesting"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),

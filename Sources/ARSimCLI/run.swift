@@ -6,8 +6,10 @@ let usage = """
   USAGE: arsim <command> [options]
 
   COMMANDS:
-    render SCENE.json [--out DIR] [--frames A..B] [--threads N]
+    render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
                             Replay a scene and write PNG frames, events, trace and run.json.
+    merge OUT SHARD_DIR... [--copy]
+                            Join the folders of render --shard runs into one (Scaling.md).
     track info FILE [--format F] [--times FILE] [--sensor FILE]
                [--camera-axes opencv|arkit] [--world-up y|z|minusY]
                             Summarise a camera track.
@@ -64,6 +66,7 @@ public func run(arguments: [String], output: CommandOutput) -> Int32 {
     case "strokes": code = try StrokesCommand.run(rest, output: output)
     case "compare": code = try CompareCommand.run(rest, output: output)
     case "bench": code = try BenchCommand.run(rest, output: output)
+    case "merge": code = try MergeCommand.run(rest, output: output)
     case "help", "--help", "-h":
       output.print(usage)
       code = .ok

@@ -23,6 +23,9 @@ public struct ReplayOptions: Sendable {
   public var writesFrames: Bool
   /// Which build of the rasterizer runs (default `.automatic`); the bytes are the same.
   public var instructionSet: InstructionSet = .automatic
+  /// Fields `run.json` gets after `warnings` (the command line's `sceneHash`, `sceneInputs`
+  /// and `shard`), in order.
+  public var runFields: [(String, JSONValue)] = []
   /// Extra sessions run after the scene's own each tick (the bench's stroke rig).
   var extraSessions: (@Sendable () -> [any Session])?
 
@@ -269,6 +272,7 @@ public struct Replay {
       ("supersampling", .integer(scene.supersampling)),
       ("events", .integer(summary.eventCount)),
       ("warnings", .array(scene.warnings.map { .string($0) })),
+    ] + options.runFields + [
       (
         "timing",
         .object(
