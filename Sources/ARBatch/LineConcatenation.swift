@@ -146,7 +146,9 @@ struct LineConcatenation {
   private mutating func write(_ bytes: [UInt8], count: Int) throws {
     var written = 0
     while written < count {
-      let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, count - written) }
+      let n = bytes.withUnsafeBytes { buffer in
+        Glibc.write(fd, buffer.baseAddress.map { $0 + written }, count - written)
+      }
       if n < 0 {
         if errno == EINTR { continue }
         throw InputError(

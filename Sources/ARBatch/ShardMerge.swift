@@ -35,8 +35,9 @@ public struct ShardMerge {
     public var frames: ClosedRange<Int>
     /// Shards merged.
     public var shards: Int
-    /// Files hard-linked and copied.
+    /// Files hard-linked.
     public var linked: Int
+    /// Files copied (`copying`, or where a link was refused).
     public var copied: Int
     /// Lines of the merged top-level `events.jsonl`.
     public var events: Int
