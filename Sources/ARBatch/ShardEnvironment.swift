@@ -44,7 +44,7 @@ public enum ShardEnvironment {
     guard found.count == 1 else {
       let names = found.map(\.0.rawValue).joined(separator: " and ")
       throw ShardError(
-        "--shard auto: the variables of \(names) are all set, so the shard is ambiguous; "
+        "--shard auto: the variables of \(names) are set at once, so the shard is ambiguous; "
           + "give it as --shard I/N")
     }
     return (try make(), source)

@@ -178,7 +178,12 @@ public struct ShardMerge {
         shardIdentities[identity] = run.directory
       }
     }
+    // The nearest existing folder of `output`, then its parents through `..`.
     var path = output
+    while FileIO.identity(of: path) == nil, let slash = path.lastIndex(of: "/") {
+      path = slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+    if FileIO.identity(of: path) == nil { path = "." }
     for _ in 0..<256 {
       if let identity = FileIO.identity(of: path), let shard = shardIdentities[identity] {
         throw InputError(
