@@ -5,11 +5,11 @@
 /// |---|---|---|---|
 /// | Slurm job array | `SLURM_ARRAY_TASK_ID`, `_MIN`, `_MAX`, `_STEP`, `_COUNT` | (ID − MIN) / STEP + 1 | COUNT, or (MAX − MIN) / STEP + 1 |
 /// | Kubernetes Indexed Job | `JOB_COMPLETION_INDEX` (from 0) | index + 1 | `auto/N`, or `JOB_COMPLETIONS` passed to the pod |
-/// | GNU parallel | `PARALLEL_SEQ` (the job's sequence number, from 1; not the reused `PARALLEL_JOBSLOT`) | PARALLEL_SEQ | `auto/N` (parallel exports no job count; `--shard {#}/{##}` is the explicit form) |
+/// | GNU parallel | `PARALLEL_SEQ` (the job's sequence number, from 1; not the reused `PARALLEL_JOBSLOT`) | PARALLEL_SEQ | `auto/N` (parallel exports no job count; `--shard {#}/N` is the explicit form, `{#}` being the same sequence number) |
 ///
 /// GitHub Actions matrices set no index: pass `--shard ${{ matrix.shard }}/N`. Sources: the
 /// `sbatch` manual ("OUTPUT ENVIRONMENT VARIABLES"), Kubernetes' Job documentation ("Completion
-/// mode: Indexed"), GNU parallel's manual (`$PARALLEL_SEQ`, `{#}`, `{##}`).
+/// mode: Indexed"), GNU parallel's manual (`$PARALLEL_SEQ`, `{#}`).
 public enum ShardEnvironment {
   /// The engine the shard came from, for messages and `run.json` (`shard.source`).
   public enum Source: String, Sendable {
@@ -122,7 +122,7 @@ public enum ShardEnvironment {
     guard let count else {
       throw ShardError(
         "--shard auto: PARALLEL_SEQ=\(sequence) gives the index but GNU parallel exports no "
-          + "job count: use --shard auto/N or --shard {#}/{##}")
+          + "job count: use --shard auto/N or --shard {#}/N")
     }
     guard sequence <= count else {
       throw ShardError("--shard auto/\(count): PARALLEL_SEQ=\(sequence) is above \(count)")

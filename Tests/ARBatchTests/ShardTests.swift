@@ -145,7 +145,7 @@ struct ShardEnvironmentTests {
   func parallel() throws {
     #expect(
       try shard(["PARALLEL_SEQ": "3", "PARALLEL_JOBSLOT": "1"], count: 4) == (3, 4, "parallel"))
-    #expect(message(["PARALLEL_SEQ": "3"]).contains("{#}/{##}"))
+    #expect(message(["PARALLEL_SEQ": "3"]).contains("--shard {#}/N"))
     #expect(message(["PARALLEL_SEQ": "5"], count: 4).contains("above 4"))
     #expect(message(["PARALLEL_SEQ": "0"], count: 4).contains("≥ 1"))
   }
