@@ -254,7 +254,7 @@ public struct Replay {
   {
     let k = scene.outputIntrinsics
     let perFrame = summary.framesWritten.isEmpty ? 0 : 1 / Double(summary.framesWritten.count)
-    let json = JSONValue.object([
+    var json = JSONValue.object([
       ("scene", .string(scene.name)),
       ("sceneFile", .string(scene.sceneFilePath)),
       ("arsimVersion", .string(Self.version)),
@@ -272,7 +272,6 @@ public struct Replay {
       ("supersampling", .integer(scene.supersampling)),
       ("events", .integer(summary.eventCount)),
       ("warnings", .array(scene.warnings.map { .string($0) })),
-    ] + options.runFields + [
       (
         "timing",
         .object(
@@ -283,6 +282,11 @@ public struct Replay {
             })
       ),
     ])
+    // The caller's fields (scene hash, shard) go before the timing.
+    if case .object(var pairs) = json, let timing = pairs.firstIndex(where: { $0.0 == "timing" }) {
+      pairs.insert(contentsOf: options.runFields, at: timing)
+      json = .object(pairs)
+    }
     try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: directory + "/run.json")
   }
 
