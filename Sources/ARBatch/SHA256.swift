@@ -86,38 +86,40 @@ public struct SHA256: Sendable {
   }
 
   private mutating func compress(_ block: UnsafeBufferPointer<UInt8>, at offset: Int) {
-    var w = [UInt32](repeating: 0, count: 64)
-    for i in 0..<16 {
-      let j = offset + 4 * i
-      w[i] =
-        UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8
-        | UInt32(block[j + 3])
+    // The message schedule on the stack: no allocation per 64-byte block.
+    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+      for i in 0..<16 {
+        let j = offset + 4 * i
+        w[i] =
+          UInt32(block[j]) << 24 | UInt32(block[j + 1]) << 16 | UInt32(block[j + 2]) << 8
+          | UInt32(block[j + 3])
+      }
+      for i in 16..<64 {
+        let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
+        let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
+        w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+      }
+      var (a, b, c, d, e, f, g, h) = (
+        state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+      )
+      for i in 0..<64 {
+        let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+        let choice = (e & f) ^ (~e & g)
+        let t1 = h &+ s1 &+ choice &+ Self.k[i] &+ w[i]
+        let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+        let majority = (a & b) ^ (a & c) ^ (b & c)
+        let t2 = s0 &+ majority
+        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+      }
+      state[0] &+= a
+      state[1] &+= b
+      state[2] &+= c
+      state[3] &+= d
+      state[4] &+= e
+      state[5] &+= f
+      state[6] &+= g
+      state[7] &+= h
     }
-    for i in 16..<64 {
-      let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-      let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-      w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-    }
-    var (a, b, c, d, e, f, g, h) = (
-      state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
-    )
-    for i in 0..<64 {
-      let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-      let choice = (e & f) ^ (~e & g)
-      let t1 = h &+ s1 &+ choice &+ Self.k[i] &+ w[i]
-      let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-      let majority = (a & b) ^ (a & c) ^ (b & c)
-      let t2 = s0 &+ majority
-      (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-    }
-    state[0] &+= a
-    state[1] &+= b
-    state[2] &+= c
-    state[3] &+= d
-    state[4] &+= e
-    state[5] &+= f
-    state[6] &+= g
-    state[7] &+= h
   }
 
   private func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
