@@ -1,4 +1,4 @@
-import ARRender
+import ARSupport
 
 #if canImport(Glibc)
   import Glibc

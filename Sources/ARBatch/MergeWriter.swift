@@ -1,5 +1,4 @@
-import ARRender
-import ARReplay
+import ARSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,4 @@
-import ARReplay
+import ARSupport
 
 /// Reads a `run.json` (or any JSON text ARSim wrote) into a `JSONValue`, keeping the key order
 /// and the number forms: an integer literal stays `.integer`, anything else `.number`, whose

@@ -1,5 +1,4 @@
-import ARRender
-import ARReplay
+import ARSupport
 
 /// Joins the output folders of the shards of one job (`arsim render --shard I/N`) into the
 /// folder a single run of the whole job writes (`arsim merge OUT SHARD_DIR…`,

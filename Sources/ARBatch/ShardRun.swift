@@ -1,5 +1,4 @@
-import ARRender
-import ARReplay
+import ARSupport
 
 /// A shard's output folder as `arsim merge` sees it: its `run.json` read and the fields the
 /// merge checks (DESIGN §7, Documentation/Scaling.md "run.json fields").

@@ -1,5 +1,6 @@
 import ARBatch
 import ARReplay
+import ARSupport
 import Foundation
 
 /// `arsim render … --shard I/N | auto | auto/N` (Documentation/Scaling.md).
