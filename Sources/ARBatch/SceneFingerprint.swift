@@ -11,12 +11,12 @@ import ARSupport
 /// from the same scene before they are merged (`run.json` `sceneHash`, `sceneInputs`).
 ///
 /// `sceneHash` is `sha256:` + the SHA-256 of the text made of one line per file, in the order
-/// of `files` (the scene file first, then its inputs in the order the scene names them: track,
-/// times, sensor, stroke log, videos, background images): the file's SHA-256 in hexadecimal
-/// and a line feed. Paths are not hashed: the scene file's own bytes hold the paths as written
-/// (relative to the scene), and a checkout in another folder or on another machine is the same
-/// scene. Command-line options are not hashed either: `--threads` does not change the bytes
-/// and `--frames`/`--shard` are recorded in `shard`.
+/// of `files`: the file's SHA-256 in hexadecimal and a line feed. `files` are the scene file
+/// and then its inputs in the loader's order (`ReplayScene.inputPaths`: track, times, sensor,
+/// each app section's inputs, background images). Paths are not hashed: the scene file's own
+/// bytes hold the paths as written (relative to the scene), and a checkout in another folder
+/// or on another machine is the same scene. Command-line options are not hashed either:
+/// `--threads` does not change the bytes and `--frames`/`--shard` are recorded in `shard`.
 public struct SceneFingerprint: Sendable, Equatable {
   /// One hashed file.
   public struct File: Sendable, Equatable {
