@@ -106,6 +106,8 @@ let package = Package(
       name: "ARReplay", dependencies: ["ARSession", "ARFormats", "ARRender"],
       swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    // Shards of a render and their merge (Documentation/Scaling.md): file I/O and JSON only.
+    .target(name: "ARBatch", dependencies: ["ARSupport"], swiftSettings: cxxInterop),
     // The remote-assist helper's screen as a frame sink (`arsim render --helper-view`).
     .target(
       name: "ARRemoteAssistView", dependencies: ["ARReplay", "ARRemoteAssist"],
@@ -116,7 +118,7 @@ let package = Package(
     .target(
       name: "ARSimCLI",
       dependencies: [
-        "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARRemoteAssistView",
+        "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch", "ARRemoteAssistView",
       ],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
@@ -142,6 +144,8 @@ let package = Package(
     .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
       swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI"], swiftSettings: cxxInterop),
     .testTarget(
       name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimCLI", "ARSimTesting"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
