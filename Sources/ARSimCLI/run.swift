@@ -9,9 +9,13 @@ let usage = """
   USAGE: arsim <command> [options]
 
   COMMANDS:
-    render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--participant ID]
+    render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
+           [--helper-view] [--participant ID]
                             Replay a scene and write PNG frames, events, trace and run.json
-                            (a collaborative scene: one folder per participant).
+                            (--helper-view: also the remote helper's screen, DIR/helper/; a
+                            collaborative scene: one folder per participant).
+    merge OUT SHARD_DIR... [--copy]
+                            Join the folders of render --shard runs into one (Scaling.md).
     track info FILE [--format F] [--times FILE] [--sensor FILE]
                [--camera-axes opencv|arkit] [--world-up y|z|minusY]
                             Summarise a camera track.
@@ -80,6 +84,7 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
     case "strokes": code = try StrokesCommand.run(rest, output: output)
     case "compare": code = try CompareCommand.run(rest, output: output)
     case "bench": code = try BenchCommand.run(rest, output: output)
+    case "merge": code = try MergeCommand.run(rest, output: output)
     case "help", "--help", "-h":
       output.print(usage)
       code = .ok
