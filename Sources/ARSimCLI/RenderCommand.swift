@@ -38,6 +38,11 @@ enum RenderCommand {
       guard scene.sessions.contains(where: { $0.key == "remoteAssist" }) else {
         throw UsageError("--helper-view needs a scene with a remoteAssist section")
       }
+      // A shard would start without the frames its first helper frames show, and `arsim merge`
+      // does not join helper/ folders.
+      guard args.value("--shard") == nil else {
+        throw UsageError("--helper-view cannot be combined with --shard")
+      }
       options.frameSinks = { setup in try HelperViewSink(setup).map { [$0] } ?? [] }
     }
     if let progress {
