@@ -59,6 +59,9 @@ let package = Package(
     .target(name: "CPUFeatures", path: "Sources/CPUFeatures"),
     .systemLibrary(
       name: "CGLM", path: "Sources/CGLM", providers: [.apt(["libglm-dev"])]),
+    .systemLibrary(
+      name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev", "pkg-config"])]),
 
     // MARK: Public
     .target(
@@ -75,6 +78,10 @@ let package = Package(
       swiftSettings: cxxInterop),
     .target(name: "ARReplay", dependencies: ["ARRender"], swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    // Outputs people watch (issue 20): on-screen text, MP4 video through ffmpeg, report.html.
+    .target(name: "ARText", dependencies: ["ARRenderCore", "CFreeType"], swiftSettings: cxxInterop),
+    .target(name: "ARVideoExport", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    .target(name: "ARReport", dependencies: ["ARRender"], swiftSettings: cxxInterop),
 
     // MARK: Tools
     .target(name: "ARSimCLI", dependencies: ["ARReplay"], swiftSettings: cxxInterop),
@@ -83,6 +90,9 @@ let package = Package(
     // MARK: Tests
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARMediaTests", dependencies: ["ARText", "ARVideoExport", "ARReport", "ARRender"],
+      exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer"], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
