@@ -84,14 +84,17 @@ let package = Package(
     .target(name: "ARReport", dependencies: ["ARRender"], swiftSettings: cxxInterop),
 
     // MARK: Tools
-    .target(name: "ARSimCLI", dependencies: ["ARReplay"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARSimCLI", dependencies: ["ARReplay", "ARText", "ARVideoExport", "ARReport"],
+      swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
 
     // MARK: Tests
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARMediaTests", dependencies: ["ARText", "ARVideoExport", "ARReport", "ARRender"],
+      name: "ARMediaTests",
+      dependencies: ["ARText", "ARVideoExport", "ARReport", "ARRender", "ARReplay", "ARSimCLI"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer"], exclude: ["__Fixtures__"],

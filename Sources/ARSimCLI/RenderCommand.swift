@@ -1,15 +1,20 @@
 import ARRender
 import ARReplay
+import ARReport
+import ARVideoExport
 import Foundation
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--threads N]`.
+/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--video OUT.mp4]
+/// [--report]`.
 enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
-    let args = try Arguments(arguments, valueOptions: ["--out", "--frames", "--threads"])
+    let args = try Arguments(
+      arguments, valueOptions: ["--out", "--frames", "--threads", "--video"],
+      flagOptions: ["--report"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
@@ -37,6 +42,28 @@ enum RenderCommand {
       "arsim render: \(summary.framesWritten.count) "
         + (summary.framesWritten.count == 1 ? "frame" : "frames") + " → \(directory) "
         + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)")
+    return try writeWatchOutputs(
+      args, summary: summary, scene: scene, directory: directory, output: output)
+  }
+
+  /// `--video` and `--report` after the frames are written: the video from this run's frames
+  /// only, the report from the whole folder. A failure here leaves the frames as they are.
+  static func writeWatchOutputs(
+    _ args: Arguments, summary: ReplaySummary, scene: ReplayScene, directory: String,
+    output: CommandOutput
+  ) throws -> ExitCode {
+    if let video = args.value("--video") {
+      guard let rate = VideoFrameRate(framesPerSecond: scene.schedule.fps) else {
+        throw UsageError("--video: the scene's fps \(scene.schedule.fps) is outside 0.001…1000")
+      }
+      var folder = try RunFolder.load(directory)
+      folder.frames = summary.framesWritten
+      var settings = VideoEncoderSettings(frameRate: rate)
+      settings.frameRate = rate
+      let code = VideoCommand.encode(folder, to: video, settings: settings, output: output)
+      guard code == .ok else { return code }
+    }
+    if args.has("--report") { return try ReportCommand.write(directory, output: output) }
     return .ok
   }
 

@@ -6,8 +6,13 @@ let usage = """
   USAGE: arsim <command> [options]
 
   COMMANDS:
-    render SCENE.json [--out DIR] [--frames A..B] [--threads N]
-                            Replay a scene and write PNG frames, events, trace and run.json.
+    render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--video OUT.mp4] [--report]
+                            Replay a scene and write PNG frames, events, trace and run.json;
+                            --video also encodes them (ffmpeg), --report writes report.html.
+    video DIR OUT.mp4 [--fps F] [--crf N] [--preset P]
+                            Encode an output folder's frames as an H.264 MP4 (ffmpeg); one
+                            OUT-<view>.mp4 per participant view.
+    report DIR              Write DIR/report.html: contact sheet, event timeline, map, timings.
     track info FILE [--format F] [--times FILE] [--sensor FILE]
                [--camera-axes opencv|arkit] [--world-up y|z|minusY]
                             Summarise a camera track.
@@ -27,8 +32,8 @@ let usage = """
   arsim --version prints the version; arsim help prints this text, arsim COMMAND --help a
   command's lines of it.
 
-  Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 70 internal,
-  73 cannot create output.
+  Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 69 a needed
+  tool missing (ffmpeg), 70 internal, 73 cannot create output.
   """
 
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
@@ -64,6 +69,8 @@ public func run(arguments: [String], output: CommandOutput) -> Int32 {
     case "strokes": code = try StrokesCommand.run(rest, output: output)
     case "compare": code = try CompareCommand.run(rest, output: output)
     case "bench": code = try BenchCommand.run(rest, output: output)
+    case "video": code = try VideoCommand.run(rest, output: output)
+    case "report": code = try ReportCommand.run(rest, output: output)
     case "help", "--help", "-h":
       output.print(usage)
       code = .ok
