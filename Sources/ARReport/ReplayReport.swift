@@ -18,6 +18,9 @@ public struct ReplayReport {
   public var thumbnailWidth = 160
   /// Thumbnail height bound in pixels.
   public var thumbnailHeight = 160
+  /// Bytes of inline thumbnails at most (base64 text), shared by the views: the page of a
+  /// 10 000-frame run stays under 3 MB whatever the frames look like.
+  public var thumbnailByteBudget = 1_500_000
   /// Event rows in the table at most (the timeline shows them all, merged when dense).
   public var maximumTableRows = 2000
 

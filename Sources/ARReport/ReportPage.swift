@@ -36,11 +36,10 @@ struct ReportPage {
     items += TraceReading.items(folder.trace, view: view)
     duration = max(duration, samples.last?.t ?? 0, viewEvents.map(\.t).max() ?? 0)
     let chosen = ReportThumbnails.sample(folder.frames, maximumCount: report.maximumThumbnails)
-    let thumbnails = chosen.map { frame in
-      ReportThumbnails.make(
-        path: folder.path + "/" + RunFolder.frameName(frame), frame: frame,
-        maximumWidth: report.thumbnailWidth, maximumHeight: report.thumbnailHeight)
-    }
+    let thumbnails = ReportThumbnails.sheet(
+      frames: chosen, path: { folder.path + "/" + RunFolder.frameName($0) },
+      maximumWidth: report.thumbnailWidth, maximumHeight: report.thumbnailHeight,
+      byteBudget: report.thumbnailByteBudget / max(1, main.views.count + 1))
     thumbnailCount += thumbnails.count
     sheets.append((view, thumbnails, folder.frames.count))
   }

@@ -18,6 +18,46 @@ enum ReportThumbnails {
     return (0..<maximumCount).map { frames[$0 * (frames.count - 1) / (maximumCount - 1)] }
   }
 
+  /// `indices` reordered coarse to fine (first, last, middle, quarters, …), so that any
+  /// prefix of the result is spread evenly over the run: thumbnails are made in this order
+  /// until the byte budget is spent.
+  static func progressiveOrder(_ count: Int) -> [Int] {
+    guard count > 2 else { return Array(0..<count) }
+    var order = [0, count - 1]
+    var seen = Set(order)
+    var parts = 2
+    while order.count < count {
+      for k in stride(from: 1, to: parts, by: 2) {
+        let index = k * (count - 1) / parts
+        if seen.insert(index).inserted { order.append(index) }
+      }
+      parts *= 2
+      if parts > 4 * count {
+        order += (0..<count).filter { seen.insert($0).inserted }
+      }
+    }
+    return order
+  }
+
+  /// Thumbnails of the sampled `frames` made coarse to fine until their data URLs reach
+  /// `byteBudget` bytes, returned in frame order: a run of noisy 1920×1440 frames then shows
+  /// fewer, still evenly spread thumbnails instead of a page of tens of megabytes.
+  static func sheet(
+    frames: [Int], path: (Int) -> String, maximumWidth: Int, maximumHeight: Int, byteBudget: Int
+  ) -> [Thumbnail] {
+    var made: [Thumbnail] = []
+    var bytes = 0
+    for index in progressiveOrder(frames.count) {
+      guard bytes < byteBudget else { break }
+      let thumbnail = make(
+        path: path(frames[index]), frame: frames[index], maximumWidth: maximumWidth,
+        maximumHeight: maximumHeight)
+      bytes += thumbnail.dataURL?.utf8.count ?? 0
+      made.append(thumbnail)
+    }
+    return made.sorted { $0.frame < $1.frame }
+  }
+
   /// A thumbnail of `path` no wider than `maximumWidth` and no taller than `maximumHeight`
   /// (box-filtered: each thumbnail pixel is the mean of the frame pixels it covers).
   static func make(

@@ -39,10 +39,12 @@ public final class ChildProcess: @unchecked Sendable {
   /// - Parameters:
   ///   - collectsOutput: keep the child's standard output (else it goes to /dev/null).
   ///   - stderrLimit: bytes of standard error kept (the last ones).
+  ///   - environment: the child's environment (nil: this process's).
   /// - Throws: `ChildProcessError.spawnFailed` with the `errno` text.
   public init(
     executable: String, arguments: [String], collectsOutput: Bool = false,
-    outputLimit: Int = 1 << 30, stderrLimit: Int = 64 << 10
+    outputLimit: Int = 1 << 30, stderrLimit: Int = 64 << 10,
+    environment: [String: String]? = nil
   ) throws(ChildProcessError) {
     _ = Self.ignoreBrokenPipes
     self.executable = executable
@@ -71,8 +73,12 @@ public final class ChildProcess: @unchecked Sendable {
     posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
+    let envp = environment.map { $0.map { strdup($0.key + "=" + $0.value) } + [nil] }
+    defer { for pointer in envp ?? [] { free(pointer) } }
     var child: pid_t = 0
-    let status = posix_spawn(&child, executable, &actions, nil, argv, environ)
+    let status =
+      envp.map { posix_spawn(&child, executable, &actions, nil, argv, $0) }
+      ?? posix_spawn(&child, executable, &actions, nil, argv, environ)
     // The parent keeps only its ends.
     close(input[0])
     close(errors[1])
@@ -197,10 +203,11 @@ public final class ChildProcess: @unchecked Sendable {
   ///   `timeoutSeconds`.
   public static func run(
     _ executable: String, _ arguments: [String], input: [UInt8] = [],
-    timeoutSeconds: Double = 60
+    timeoutSeconds: Double = 60, environment: [String: String]? = nil
   ) throws(ChildProcessError) -> (Termination, [UInt8], [String]) {
     let child = try ChildProcess(
-      executable: executable, arguments: arguments, collectsOutput: true)
+      executable: executable, arguments: arguments, collectsOutput: true,
+      environment: environment)
     child.writeTimeoutSeconds = timeoutSeconds
     if !input.isEmpty { try child.write(input) }
     let termination = try child.finish(timeoutSeconds: timeoutSeconds)

@@ -68,6 +68,37 @@ enum MediaTestSupport {
     return try #require(Image(width: width, height: height, pixels: rgba))
   }
 
+  /// The Y′ plane (limited-range code values as stored, no conversion) of frame `index`.
+  static func decodeLuma(_ video: String, index: Int, width: Int, height: Int) throws -> [UInt8] {
+    let (termination, output, errors) = try ChildProcess.run(
+      try tool("ffmpeg"),
+      [
+        "-hide_banner", "-nostdin", "-loglevel", "error", "-i", video, "-vf",
+        "select=eq(n\\,\(index))", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p",
+        "pipe:1",
+      ])
+    #expect(termination.succeeded, "ffmpeg decode: \(errors)")
+    let paddedWidth = width + (width & 1)
+    try #require(output.count >= paddedWidth * height, "decoded \(output.count) bytes")
+    return (0..<height).flatMap { v in output[(v * paddedWidth)..<(v * paddedWidth + width)] }
+  }
+
+  /// PSNR (dB) between a decoded Y′ plane and the BT.709 limited-range luma of `image`
+  /// computed here in Double: 16 + 219 · (0.2126 R + 0.7152 G + 0.0722 B) / 255.
+  static func lumaPSNR(_ image: Image, _ luma: [UInt8]) -> Double {
+    var squared = 0.0
+    for i in 0..<(image.width * image.height) {
+      let r = Double(image.pixels[i * 4])
+      let g = Double(image.pixels[i * 4 + 1])
+      let b = Double(image.pixels[i * 4 + 2])
+      let expected = 16 + 219 * (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+      let d = expected - Double(luma[i])
+      squared += d * d
+    }
+    let mse = squared / Double(image.width * image.height)
+    return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+  }
+
   /// Mean absolute error over R, G, B (levels 0…255) and PSNR (dB, peak 255).
   static func error(_ a: Image, _ b: Image) -> (meanAbsolute: Double, psnr: Double) {
     precondition(a.width == b.width && a.height == b.height)

@@ -86,7 +86,8 @@ import Testing
   func blending() {
     var image = Image(width: 4, height: 1, fill: (0, 0, 0, 255))
     image.fillRectangle(
-      x: 0, y: 0, width: 2, height: 1, color: TextColor(red: 255, green: 255, blue: 255, alpha: 128))
+      x: 0, y: 0, width: 2, height: 1, color: TextColor(red: 255, green: 255, blue: 255, alpha: 128)
+    )
     // a = 128: (255 · 128 + 0 · 127 + 127) / 255 = 128.
     #expect(image[0, 0] == (128, 128, 128, 255))
     #expect(image[2, 0] == (0, 0, 0, 255))  // outside the rectangle
