@@ -1,5 +1,7 @@
 import ARRender
 import ARReplay
+import ARSession
+import ARSimCLI
 import Foundation
 
 /// A bundled scene (tum-house-undo: five strokes, an undo, dropped points) replayed once at
@@ -10,7 +12,7 @@ enum RenderedRun {
 
   /// The output folder, or the error the replay threw.
   static let folder: Result<String, any Error> = Result {
-    let scene = try ReplayScene.load(path: repository + "/Scenes/tum-house-undo.json")
+    let scene = try ReplayScene.load(path: repository + "/Scenes/tum-house-undo.json", registry: .builtIn)
       .resized(width: 96, height: 72)
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("arsim-media-run-\(UUID().uuidString)").path
