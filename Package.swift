@@ -111,7 +111,11 @@ let package = Package(
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
     // Outputs people watch (issue 20): on-screen text, MP4 video through ffmpeg, report.html.
     .target(name: "ARText", dependencies: ["ARRenderCore", "CFreeType"], swiftSettings: cxxInterop),
-    .target(name: "ARVideoExport", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARVideoExport", dependencies: ["ARRender", "ARReplay"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARHeadsUpDisplay", dependencies: ["ARReplay", "ARSession", "ARText"],
+      swiftSettings: cxxInterop),
     .target(name: "ARReport", dependencies: ["ARRender"], swiftSettings: cxxInterop),
 
     // MARK: Tools
@@ -120,7 +124,7 @@ let package = Package(
       name: "ARSimCLI",
       dependencies: [
         "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARText", "ARVideoExport",
-        "ARReport",
+        "ARReport", "ARHeadsUpDisplay",
       ],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
@@ -130,7 +134,10 @@ let package = Package(
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARMediaTests",
-      dependencies: ["ARText", "ARVideoExport", "ARReport", "ARRender", "ARReplay", "ARSimCLI"],
+      dependencies: [
+        "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARRender", "ARReplay",
+        "ARSimCLI", "ARSession", "ARMeasure", "ARSimTesting",
+      ],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer"], exclude: ["__Fixtures__"],

@@ -19,7 +19,7 @@ enum RenderCommand {
   {
     let args = try Arguments(
       arguments, valueOptions: ["--out", "--frames", "--threads", "--video"],
-      flagOptions: ["--report"])
+      flagOptions: ["--report", "--hud"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
@@ -34,6 +34,7 @@ enum RenderCommand {
       progress.endLineOnInterrupt()
       options.progress = { @Sendable p in progress.show(p) }
     }
+    let video = try addWatchOutputs(args, scene: scene, to: &options)
     let summary = try Replay(scene: scene).run(options)
     progress?.finish()
     let others = otherFrames(in: directory, written: Set(summary.framesWritten))
@@ -47,29 +48,7 @@ enum RenderCommand {
       "arsim render: \(summary.framesWritten.count) "
         + (summary.framesWritten.count == 1 ? "frame" : "frames") + " → \(directory) "
         + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)")
-    return try writeWatchOutputs(
-      args, summary: summary, scene: scene, directory: directory, output: output)
-  }
-
-  /// `--video` and `--report` after the frames are written: the video from this run's frames
-  /// only, the report from the whole folder. A failure here leaves the frames as they are.
-  static func writeWatchOutputs(
-    _ args: Arguments, summary: ReplaySummary, scene: ReplayScene, directory: String,
-    output: CommandOutput
-  ) throws -> ExitCode {
-    if let video = args.value("--video") {
-      guard let rate = VideoFrameRate(framesPerSecond: scene.schedule.fps) else {
-        throw UsageError("--video: the scene's fps \(scene.schedule.fps) is outside 0.001…1000")
-      }
-      var folder = try RunFolder.load(directory)
-      folder.frames = summary.framesWritten
-      var settings = VideoEncoderSettings(frameRate: rate)
-      settings.frameRate = rate
-      let code = VideoCommand.encode(folder, to: video, settings: settings, output: output)
-      guard code == .ok else { return code }
-    }
-    if args.has("--report") { return try ReportCommand.write(directory, output: output) }
-    return .ok
+    return try finishWatchOutputs(args, video: video, directory: directory, output: output)
   }
 
   /// The number of `frame_NNNNN.png` files in `directory` that this run did not write.

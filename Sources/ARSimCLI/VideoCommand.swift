@@ -46,7 +46,7 @@ enum VideoCommand {
   }
 
   static func settings(_ args: Arguments) throws -> VideoEncoderSettings {
-    var settings = VideoEncoderSettings(frameRate: VideoFrameRate(framesPerSecond: 30)!)
+    var settings = VideoEncoderSettings(frameRate: VideoFrameRate(numerator: 30, denominator: 1))
     if let crf = try args.integer("--crf", in: 0...51) { settings.constantRateFactor = crf }
     if let preset = args.value("--preset") {
       let presets = [

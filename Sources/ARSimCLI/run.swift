@@ -9,9 +9,11 @@ let usage = """
   USAGE: arsim <command> [options]
 
   COMMANDS:
-    render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--video OUT.mp4] [--report]
+    render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--hud] [--video OUT.mp4]
+           [--report]
                             Replay a scene and write PNG frames, events, trace and run.json;
-                            --video also encodes them (ffmpeg), --report writes report.html.
+                            --hud draws the app's on-screen text, --video also encodes the
+                            frames (ffmpeg), --report writes report.html.
     video DIR OUT.mp4 [--fps F] [--crf N] [--preset P]
                             Encode an output folder's frames as an H.264 MP4 (ffmpeg); one
                             OUT-<view>.mp4 per participant view.
@@ -96,6 +98,9 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
   } catch let error as UsageError {
     output.printError("arsim \(command): \(error.message)")
     code = .usage
+  } catch let error as ToolUnavailable {
+    output.printError("arsim \(command): error: \(error.message)")
+    code = .unavailable
   } catch let error as any LocatedError {
     output.printError("arsim \(command): error: \(error.description)")
     code = ExitCode(error.kind)

@@ -5,6 +5,13 @@ public struct VideoFrameRate: Hashable, Sendable, CustomStringConvertible {
   /// … per this many seconds.
   public var denominator: Int
 
+  /// `numerator / denominator` frames per second. Precondition: both positive (trap).
+  public init(numerator: Int, denominator: Int) {
+    precondition(numerator > 0 && denominator > 0, "a frame rate's terms must be positive")
+    self.numerator = numerator
+    self.denominator = denominator
+  }
+
   /// The simplest fraction equal to `framesPerSecond` within 10⁻⁹ (relative), trying
   /// denominators 1, 1001 (NTSC rates: 29.97… = 30000/1001), 2, 4, 5, 8, 10, 25, 100, 1000;
   /// otherwise the rate rounded to 1/1000. Nil unless the rate is finite and in

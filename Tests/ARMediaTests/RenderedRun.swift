@@ -12,8 +12,10 @@ enum RenderedRun {
 
   /// The output folder, or the error the replay threw.
   static let folder: Result<String, any Error> = Result {
-    let scene = try ReplayScene.load(path: repository + "/Scenes/tum-house-undo.json", registry: .builtIn)
-      .resized(width: 96, height: 72)
+    let scene = try ReplayScene.load(
+      path: repository + "/Scenes/tum-house-undo.json", registry: .builtIn
+    )
+    .resized(width: 96, height: 72)
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("arsim-media-run-\(UUID().uuidString)").path
     _ = try Replay(scene: scene).run(ReplayOptions(outputDirectory: directory, threads: 2))
