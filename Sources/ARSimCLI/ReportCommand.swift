@@ -1,6 +1,6 @@
 import ARReport
 
-/// `arsim report DIR`: writes `DIR/report.html` (Documentation/Outputs.md, "Report").
+/// `arsim report DIR`: writes `DIR/report.html` (Documentation/Watching.md, "Report").
 enum ReportCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
     let args = try Arguments(arguments, valueOptions: [])

@@ -4,7 +4,7 @@ import ARVideoExport
 import Foundation
 
 /// `arsim video DIR OUT.mp4 [--fps F] [--crf N] [--preset P]`: the frames of an output
-/// folder as an H.264 MP4 (Documentation/Outputs.md, "Video"). A folder of participant views
+/// folder as an H.264 MP4 (Documentation/Watching.md, "Video"). A folder of participant views
 /// (sub-folders with frames) gives one video per view, `OUT-<view>.mp4`.
 enum VideoCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
