@@ -89,6 +89,64 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: "/tmp/arsim-never.mp4"))
   }
 
+  /// tum-house-undo at 96×72 with absolute input paths, in `folder`.
+  static func smallScene(in folder: String) throws -> String {
+    let scenes = RenderedRun.repository + "/Scenes"
+    let text = try String(contentsOfFile: scenes + "/tum-house-undo.json", encoding: .utf8)
+      .replacingOccurrences(of: "\"Inputs/", with: "\"" + scenes + "/Inputs/")
+      .replacingOccurrences(
+        of: "\"output\": {\"width\": 640, \"height\": 480",
+        with: "\"output\": {\"width\": 96, \"height\": 72")
+    let path = folder + "/scene.json"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test("render --hud --video --report: the MP4 holds the run's frames, the report is written")
+  func renderWithEverything() throws {
+    let folder = try MediaTestSupport.temporaryFolder("render-watch")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scene = try Self.smallScene(in: folder)
+    let (code, text) = Self.run([
+      "render", scene, "--frames", "10..21", "--out", folder + "/out", "--hud", "--video",
+      folder + "/run.mp4", "--report",
+    ])
+    #expect(code == 0, "\(text)")
+    let stream = try MediaTestSupport.probe(folder + "/run.mp4")
+    #expect(stream["nb_read_frames"] as? String == "12")
+    #expect(stream["width"] as? Int == 96 && stream["height"] as? Int == 72)
+    #expect(FileManager.default.fileExists(atPath: folder + "/out/report.html"))
+    // The video shows the HUD frames: its 6th frame (frame 15) decodes close to
+    // frame_00015.png, corner label included; tolerance as in videoOfFolder.
+    let png = try Image(contentsOfPNG: folder + "/out/frame_00015.png")
+    let decoded = try MediaTestSupport.decodeFrame(
+      folder + "/run.mp4", index: 5, width: 96, height: 72)
+    let measured = MediaTestSupport.error(png, decoded)
+    #expect(measured.meanAbsolute <= 3 && measured.psnr >= 28, "\(measured)")
+  }
+
+  @Test("render --video where ffmpeg fails: its words, exit 73, every PNG and run.json written")
+  func renderVideoFails() throws {
+    let folder = try MediaTestSupport.temporaryFolder("render-video-fails")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scene = try Self.smallScene(in: folder)
+    // A folder that does not exist: real ffmpeg cannot open its output.
+    let (code, text) = Self.run([
+      "render", scene, "--frames", "0..5", "--out", folder + "/out", "--video",
+      folder + "/missing/run.mp4",
+    ])
+    #expect(code == 73)
+    #expect(
+      text.contains("ffmpeg failed") && text.contains("No such file or directory"), "\(text)")
+    for frame in 0...5 {
+      #expect(
+        FileManager.default.fileExists(atPath: folder + "/out/" + RunFolder.frameName(frame)))
+    }
+    #expect(FileManager.default.fileExists(atPath: folder + "/out/run.json"))
+    let trace = try String(contentsOfFile: folder + "/out/trace.jsonl", encoding: .utf8)
+    #expect(trace.split(separator: "\n").count == 6)
+  }
+
   @Test(
     "usage mistakes exit 64",
     arguments: [
