@@ -156,8 +156,8 @@ enum TraceReading {
   }
 
   /// Content with a position in the session fields, keyed by kind and label, first and last
-  /// frame seen; and plane nodes (named `…plane…` or of kind `plane`) from up to 200 sampled
-  /// lines' `nodes`.
+  /// frame seen; and plane nodes (named `…plane…` or of kind `plane`) from the lines that
+  /// still hold `nodes` (RunFolder keeps about 200).
   static func items(_ trace: [[String: Any]], view: String) -> [MapItem] {
     var found: [String: MapItem] = [:]
     var order: [String] = []
@@ -175,17 +175,15 @@ enum TraceReading {
         order.append(key)
       }
     }
-    let step = max(1, trace.count / 200)
-    for (index, line) in trace.enumerated() {
+    for line in trace {
       guard let frame = (line["frame"] as? NSNumber)?.intValue else { continue }
       for key in line.keys.sorted() where !reservedKeys.contains(key) {
         walk(line[key] as Any, kind: key, depth: 0) { kind, label, position in
           note(kind: kind, label: label, position: position, frame: frame)
         }
       }
-      guard index % step == 0 || index == trace.count - 1,
-        let nodes = line["nodes"] as? [[String: Any]]
-      else { continue }
+      // RunFolder keeps `nodes` on sampled lines only (nodeSampleStep).
+      guard let nodes = line["nodes"] as? [[String: Any]] else { continue }
       for node in nodes {
         let name = node["name"] as? String ?? ""
         guard name.lowercased().contains("plane") || node["kind"] as? String == "plane",
