@@ -9,11 +9,15 @@ let usage = """
   USAGE: arsim <command> [options]
 
   COMMANDS:
-    render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--hud] [--video OUT.mp4]
-           [--report]
-                            Replay a scene and write PNG frames, events, trace and run.json;
-                            --hud draws the app's on-screen text, --video also encodes the
-                            frames (ffmpeg), --report writes report.html.
+    render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
+           [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--report]
+                            Replay a scene and write PNG frames, events, trace and run.json
+                            (--helper-view: also the remote helper's screen, DIR/helper/; a
+                            collaborative scene: one folder per participant); --hud draws
+                            the apps' on-screen text, --video also encodes the frames
+                            (ffmpeg), --report writes report.html.
+    merge OUT SHARD_DIR... [--copy]
+                            Join the folders of render --shard runs into one (Scaling.md).
     video DIR OUT.mp4 [--fps F] [--crf N] [--preset P]
                             Encode an output folder's frames as an H.264 MP4 (ffmpeg); one
                             OUT-<view>.mp4 per participant view.
@@ -29,7 +33,7 @@ let usage = """
     compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
             [--diff OUT] [--exact]
                             Compare two PNG files or two folders of PNGs.
-    bench [B1|B2|B3 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
+    bench [B1|B2|B3|B4 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
           [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE]
           [--out DIR]
                             Run the rendering benchmarks (Documentation/Performance.md).
@@ -86,6 +90,7 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
     case "strokes": code = try StrokesCommand.run(rest, output: output)
     case "compare": code = try CompareCommand.run(rest, output: output)
     case "bench": code = try BenchCommand.run(rest, output: output)
+    case "merge": code = try MergeCommand.run(rest, output: output)
     case "video": code = try VideoCommand.run(rest, output: output)
     case "report": code = try ReportCommand.run(rest, output: output)
     case "help", "--help", "-h":

@@ -26,6 +26,9 @@ public struct ReplayOptions: Sendable {
   public var writesFrames: Bool
   /// Which build of the rasterizer runs (default `.automatic`); the bytes are the same.
   public var instructionSet: InstructionSet = .automatic
+  /// Fields `run.json` gets after `warnings` (the command line's `sceneHash`, `sceneInputs`
+  /// and `shard`), in order.
+  public var runFields: [(String, JSONValue)] = []
   /// Extra sessions run after the scene's own each tick (the bench's stroke rig).
   var extraSessions: (@Sendable () -> [any Session])?
   /// Sinks that get every written frame after the PNG files (a socket stream, a video
@@ -271,7 +274,7 @@ public struct Replay {
   {
     let k = scene.outputIntrinsics
     let perFrame = summary.framesWritten.isEmpty ? 0 : 1 / Double(summary.framesWritten.count)
-    let json = JSONValue.object([
+    var json = JSONValue.object([
       ("scene", .string(scene.name)),
       ("sceneFile", .string(scene.sceneFilePath)),
       ("arsimVersion", .string(Self.version)),
@@ -299,6 +302,11 @@ public struct Replay {
             })
       ),
     ])
+    // The caller's fields (scene hash, shard) go before the timing.
+    if case .object(var pairs) = json, let timing = pairs.firstIndex(where: { $0.0 == "timing" }) {
+      pairs.insert(contentsOf: options.runFields, at: timing)
+      json = .object(pairs)
+    }
     try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: directory + "/run.json")
   }
 
