@@ -74,10 +74,11 @@ let package = Package(
         + vectorRasterizers.map { .target(name: $0.name) },
       swiftSettings: cxxInterop),
     .target(name: "ARReplay", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    .target(name: "ARLive", dependencies: ["ARReplay"], swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
 
     // MARK: Tools
-    .target(name: "ARSimCLI", dependencies: ["ARReplay"], swiftSettings: cxxInterop),
+    .target(name: "ARSimCLI", dependencies: ["ARReplay", "ARLive"], swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
 
     // MARK: Tests
@@ -89,6 +90,8 @@ let package = Package(
     .testTarget(
       name: "ARReplayTests", dependencies: ["ARReplay", "ARSimCLI"], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARLiveTests", dependencies: ["ARLive", "ARSimCLI"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
     .testTarget(

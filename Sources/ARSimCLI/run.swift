@@ -16,6 +16,11 @@ let usage = """
     strokes from-quickdraw FILE.ndjson --drawing N [--view WxH] [--scale S] [--start T]
                            [--speed F] [--out LOG.jsonl]
                             Turn a Quick, Draw! drawing into a stroke log (JSON Lines).
+    strokes send LOG.jsonl --port Q [--host H] [--speed F] [--connect-timeout S]
+                            Play a stroke log into a live session's strokes port.
+    receive --port P --peer-token T --my-token R --out DIR [--no-png] [--host H]
+            [--accept-timeout S] [--handshake-timeout S] [--idle-timeout S]
+                            Accept one live stream (the app side) and write its frames.
     compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
             [--diff OUT] [--exact]
                             Compare two PNG files or two folders of PNGs.
@@ -27,8 +32,9 @@ let usage = """
   arsim --version prints the version; arsim help prints this text, arsim COMMAND --help a
   command's lines of it.
 
-  Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 70 internal,
-  73 cannot create output.
+  Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input,
+  69 live peer unavailable, 70 internal, 71 system error, 73 cannot create output,
+  76 live protocol error, 130 interrupted.
   """
 
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
@@ -64,6 +70,7 @@ public func run(arguments: [String], output: CommandOutput) -> Int32 {
     case "strokes": code = try StrokesCommand.run(rest, output: output)
     case "compare": code = try CompareCommand.run(rest, output: output)
     case "bench": code = try BenchCommand.run(rest, output: output)
+    case "receive": code = try ReceiveCommand.run(rest, output: output)
     case "help", "--help", "-h":
       output.print(usage)
       code = .ok
