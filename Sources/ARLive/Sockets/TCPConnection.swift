@@ -8,7 +8,7 @@
 /// Not safe for concurrent use of one direction from two threads; one reader and one writer
 /// thread at a time are fine.
 public final class TCPConnection: @unchecked Sendable {
-  private let descriptor: Int32
+  private var descriptor: Int32
   /// Raised → every wait throws `.interrupted`.
   public let stop: StopSignal
   /// The peer, for messages.
@@ -20,7 +20,15 @@ public final class TCPConnection: @unchecked Sendable {
     self.stop = stop
   }
 
-  deinit { close(descriptor) }
+  deinit { close() }
+
+  /// Closes the socket now (a reset when `resetOnClose()` was called); later operations fail
+  /// with `.system` (bad descriptor). Call it from the thread that owns the connection.
+  public func close() {
+    guard descriptor >= 0 else { return }
+    Glibc.close(descriptor)
+    descriptor = -1
+  }
 
   /// Connects to `endpoint` with `TCP_NODELAY` (the seed's `options.noDelay = true`).
   /// - Throws: `LiveError` `.refused` (nothing listens), `.timedOut` (no answer within
