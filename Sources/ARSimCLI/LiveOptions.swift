@@ -30,7 +30,8 @@ struct LiveOptions {
 
   /// A time limit in seconds (`--connect-timeout 2.5`), 0.001…3600.
   /// - Throws: `UsageError`.
-  static func timeout(_ args: Arguments, _ name: String, default seconds: Double) throws -> Duration {
+  static func timeout(_ args: Arguments, _ name: String, default seconds: Double) throws -> Duration
+  {
     let value =
       try args.number(
         name, expected: "seconds from 0.001 to 3600", where: { (0.001...3600).contains($0) })

@@ -40,11 +40,13 @@ import Testing
     #expect(PixelFormat.bgra.fourCC == 0x4247_5241)
   }
 
-  @Test("broken headers are protocol violations, each with its reason", arguments: [
-    (0, 0x42, "bad magic"), (5, 2, "version 2"), (7, 39, "header length 39"),
-    (27, 0, "size 0×3"), (35, 0x31, "unknown pixel format"), (39, 28, "payload length 28"),
-    (26, 0x21, "size 8453×3"),
-  ])
+  @Test(
+    "broken headers are protocol violations, each with its reason",
+    arguments: [
+      (0, 0x42, "bad magic"), (5, 2, "version 2"), (7, 39, "header length 39"),
+      (27, 0, "size 0×3"), (35, 0x31, "unknown pixel format"), (39, 28, "payload length 28"),
+      (26, 0x21, "size 8453×3"),
+    ])
   func broken(offset: Int, value: UInt8, reason: String) {
     var bytes = Self.example
     bytes[offset] = value

@@ -5,21 +5,24 @@ import Testing
 
 @Suite struct I420ConversionTests {
   /// Y, Cb, Cr of one flat colour, from the BT.601 full-range formulas by hand.
-  @Test("flat colours convert to the hand-computed BT.601 full-range values", arguments: [
-    ((255, 255, 255), (255, 128, 128)),
-    ((0, 0, 0), (0, 128, 128)),
-    // Y = 0.299 · 255 = 76.2; Cb = 128 − 0.168736 · 255 = 84.97; Cr = 128 + 127.5 → clamped.
-    ((255, 0, 0), (76, 85, 255)),
-    // Y = 0.587 · 255 = 149.7; Cb = 128 − 84.47 = 43.53; Cr = 128 − 106.77 = 21.23.
-    ((0, 255, 0), (150, 44, 21)),
-    // Y = 29.07; Cb = 255.5 → 255; Cr = 128 − 20.73 = 107.27.
-    ((0, 0, 255), (29, 255, 107)),
-    ((128, 128, 128), (128, 128, 128)),
-  ])
+  @Test(
+    "flat colours convert to the hand-computed BT.601 full-range values",
+    arguments: [
+      ((255, 255, 255), (255, 128, 128)),
+      ((0, 0, 0), (0, 128, 128)),
+      // Y = 0.299 · 255 = 76.2; Cb = 128 − 0.168736 · 255 = 84.97; Cr = 128 + 127.5 → clamped.
+      ((255, 0, 0), (76, 85, 255)),
+      // Y = 0.587 · 255 = 149.7; Cb = 128 − 84.47 = 43.53; Cr = 128 − 106.77 = 21.23.
+      ((0, 255, 0), (150, 44, 21)),
+      // Y = 29.07; Cb = 255.5 → 255; Cr = 128 − 20.73 = 107.27.
+      ((0, 0, 255), (29, 255, 107)),
+      ((128, 128, 128), (128, 128, 128)),
+    ])
   func flat(rgb: (Int, Int, Int), ycbcr: (Int, Int, Int)) {
     let image = Image(width: 2, height: 2, fill: (UInt8(rgb.0), UInt8(rgb.1), UInt8(rgb.2), 255))
     let planes = I420Conversion.i420(rgba: image.pixels, width: 2, height: 2)
-    #expect(planes == [UInt8](repeating: UInt8(ycbcr.0), count: 4) + [UInt8(ycbcr.1), UInt8(ycbcr.2)])
+    #expect(
+      planes == [UInt8](repeating: UInt8(ycbcr.0), count: 4) + [UInt8(ycbcr.1), UInt8(ycbcr.2)])
   }
 
   @Test("odd sizes: the last chroma column and row average the pixels they have")

@@ -44,7 +44,8 @@ import Testing
     #expect(garbageNotes.contains { $0.kind == "garbage" })
     let helper = try TCPConnection.connect(to: listener.endpoint, timeout: .seconds(2))
     try helper.send(StrokeFraming.frame(Array("touch-start".utf8)), timeout: .seconds(2))
-    try helper.send(StrokeFraming.frame([UInt8](repeating: 0x41, count: 6000)), timeout: .seconds(2))
+    try helper.send(
+      StrokeFraming.frame([UInt8](repeating: 0x41, count: 6000)), timeout: .seconds(2))
     try helper.send(StrokeFraming.frame(Array("undo".utf8)), timeout: .seconds(2))
     let (messages, notes) = collect(inbox, messages: 2, notes: ["skipped"])
     #expect(messages.map(\.text) == ["touch-start", "undo"])
@@ -76,7 +77,8 @@ import Testing
     #expect(notes.contains { $0.kind == "overflow" })
   }
 
-  @Test("arrival stamps are never at or before a delivered tick, so a recorded log replays the same")
+  @Test(
+    "arrival stamps are never at or before a delivered tick, so a recorded log replays the same")
   func stamps() {
     let inbox = LiveStrokeInbox(start: .now + .seconds(100))  // the wall clock is far behind τ
     _ = inbox.take(through: 50_000)

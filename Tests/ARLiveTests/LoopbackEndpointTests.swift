@@ -3,18 +3,22 @@ import ARSimCLI
 import Testing
 
 @Suite struct LoopbackEndpointTests {
-  @Test("127.0.0.0/8 and localhost are accepted", arguments: [
-    ("127.0.0.1", "127.0.0.1:80"), ("127.1.2.3", "127.1.2.3:80"), ("localhost", "127.0.0.1:80"),
-    ("127.255.255.254", "127.255.255.254:80"),
-  ])
+  @Test(
+    "127.0.0.0/8 and localhost are accepted",
+    arguments: [
+      ("127.0.0.1", "127.0.0.1:80"), ("127.1.2.3", "127.1.2.3:80"), ("localhost", "127.0.0.1:80"),
+      ("127.255.255.254", "127.255.255.254:80"),
+    ])
   func accepted(host: String, description: String) throws {
     #expect(try LoopbackEndpoint(host: host, port: 80).description == description)
   }
 
-  @Test("other hosts are refused", arguments: [
-    "0.0.0.0", "10.0.0.1", "192.168.1.20", "128.0.0.1", "::1", "example.com", "127.0.0.1.5",
-    "127.0.0", "256.0.0.1", "127.0.0.-1", "", "127.0.0.1 ",
-  ])
+  @Test(
+    "other hosts are refused",
+    arguments: [
+      "0.0.0.0", "10.0.0.1", "192.168.1.20", "128.0.0.1", "::1", "example.com", "127.0.0.1.5",
+      "127.0.0", "256.0.0.1", "127.0.0.-1", "", "127.0.0.1 ",
+    ])
   func refused(host: String) {
     #expect(throws: LoopbackEndpoint.NotLoopback.self) {
       try LoopbackEndpoint(host: host, port: 80)

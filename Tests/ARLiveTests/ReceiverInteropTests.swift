@@ -135,7 +135,9 @@ import Testing
       ["--handshake-timeout", "0.3"], folder: folder, socatScript: "printf EX; sleep 1",
       port: try freePort())
     #expect(short == 69)
-    #expect(shortText.contains("timed out") && shortText.contains("2 of the token's 3 bytes"), "\(shortText)")
+    #expect(
+      shortText.contains("timed out") && shortText.contains("2 of the token's 3 bytes"),
+      "\(shortText)")
     #expect(Date().timeIntervalSince(start) < 4)
   }
 

@@ -16,7 +16,9 @@ import Testing
     return (connection, try app.value(seconds: 5))
   }
 
-  @Test("a receiver that never reads: frames are dropped while one is in flight, then the send times out")
+  @Test(
+    "a receiver that never reads: frames are dropped while one is in flight, then the send times out"
+  )
   func receiverNeverReads() throws {
     let (connection, app) = try pair()
     connection.setSendBufferBytes(16 * 1024)
@@ -141,10 +143,11 @@ import Testing
       let got = try Image(contentsOfPNG: folder + "/frame_0000\(sequence).png")
       let worst = zip(got.pixels, image.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
       // I420 halves the chroma: the white pixel's block is averaged with its neighbours.
-      let flat = zip(got.pixels, image.pixels).enumerated().filter { i, _ in
-        let pixel = i / 4
-        return abs(pixel % 7 - 3) > 1 || abs(pixel / 7 - 2) > 1
-      }.map { abs(Int($0.1.0) - Int($0.1.1)) }.max() ?? 0
+      let flat =
+        zip(got.pixels, image.pixels).enumerated().filter { i, _ in
+          let pixel = i / 4
+          return abs(pixel % 7 - 3) > 1 || abs(pixel / 7 - 2) > 1
+        }.map { abs(Int($0.1.0) - Int($0.1.1)) }.max() ?? 0
       #expect(sequence % 2 == 1 ? worst == 0 : flat <= 2, "frame \(sequence)")
     }
   }

@@ -118,7 +118,8 @@ public final class FrameStreamer: @unchecked Sendable {  // state under `conditi
       do {
         try connection.send(bytes, timeout: sendTimeout)
       } catch let e {
-        error = e.failure == .timedOut
+        error =
+          e.failure == .timedOut
           ? LiveError(.timedOut, "the receiver took no bytes for \(sendTimeout) (\(e.detail))")
           : e
       }
@@ -127,7 +128,8 @@ public final class FrameStreamer: @unchecked Sendable {  // state under `conditi
       if let error {
         failure = error
       } else {
-        sentFrames.append(Sent(sequence: sequence, bytes: bytes.count, offered: offered, sent: .now))
+        sentFrames.append(
+          Sent(sequence: sequence, bytes: bytes.count, offered: offered, sent: .now))
       }
       condition.broadcast()
       condition.unlock()

@@ -72,7 +72,8 @@ public struct FrameReceiver {
     while true {
       let headerBytes: [UInt8]
       do {
-        headerBytes = try connection.receive(exactly: FrameHeader.length, timeout: options.idleTimeout)
+        headerBytes = try connection.receive(
+          exactly: FrameHeader.length, timeout: options.idleTimeout)
       } catch {
         if error.failure == .closed, error.bytesTransferred == 0 { break }  // clean end
         summary.failure = Self.midFrame(error, sequence: previous.map { $0 + 1 }, part: "header")
@@ -87,7 +88,8 @@ public struct FrameReceiver {
           _ = try connection.receive(
             exactly: headerLength - FrameHeader.length, timeout: options.idleTimeout)
         }
-        payload = try connection.receive(exactly: header.payloadLength, timeout: options.idleTimeout)
+        payload = try connection.receive(
+          exactly: header.payloadLength, timeout: options.idleTimeout)
       } catch {
         summary.failure =
           error.failure == .protocolViolation
@@ -134,7 +136,8 @@ public struct FrameReceiver {
     guard error.failure == .closed else { return error }
     let which = sequence.map { "frame \($0)" } ?? "a frame"
     return LiveError(
-      .closed, "the sender closed the connection in the middle of \(which) (\(part): \(error.detail))")
+      .closed,
+      "the sender closed the connection in the middle of \(which) (\(part): \(error.detail))")
   }
 
   private func writeSummary(_ s: Summary) throws {
@@ -146,7 +149,8 @@ public struct FrameReceiver {
         .array(
           s.gaps.map {
             .object([
-              ("first", .integer(Int(clamping: $0.first))), ("count", .integer(Int(clamping: $0.count))),
+              ("first", .integer(Int(clamping: $0.first))),
+              ("count", .integer(Int(clamping: $0.count))),
             ])
           })
       ),
@@ -157,6 +161,7 @@ public struct FrameReceiver {
       ("end", .string(s.failure.map { $0.failure.rawValue } ?? "end of stream")),
       ("detail", s.failure.map { .string($0.detail) } ?? .null),
     ])
-    try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: options.outputDirectory + "/receive.json")
+    try FileIO.writeAtomically(
+      Array((json.text + "\n").utf8), to: options.outputDirectory + "/receive.json")
   }
 }

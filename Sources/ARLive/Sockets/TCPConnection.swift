@@ -36,7 +36,9 @@ public final class TCPConnection: @unchecked Sendable {
   public static func connect(
     to endpoint: LoopbackEndpoint, timeout: Duration, stop: StopSignal = .interrupt
   ) throws(LiveError) -> TCPConnection {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    let fd = socket(
+      AF_INET,
+      Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw LiveError(.system, "socket: " + errnoText()) }
     let connection = TCPConnection(descriptor: fd, peer: endpoint.description, stop: stop)
     connection.setNoDelay()
@@ -67,7 +69,8 @@ public final class TCPConnection: @unchecked Sendable {
   /// Sets `TCP_NODELAY`: small writes (tokens, stroke messages) leave at once.
   func setNoDelay() {
     var on: Int32 = 1
-    setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+    setsockopt(
+      descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
   }
 
   /// Whether `TCP_NODELAY` is set (tests).
@@ -92,7 +95,8 @@ public final class TCPConnection: @unchecked Sendable {
     var offset = 0
     while offset < bytes.count {
       let n = Glibc.send(
-        descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+        descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL)
+      )
       if n > 0 {
         offset += n
         continue

@@ -59,13 +59,15 @@ public final class TCPListener: @unchecked Sendable {
       var length = socklen_t(MemoryLayout<sockaddr_in>.size)
       let fd = withUnsafeMutablePointer(to: &peer) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          accept4(descriptor, $0, &length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+          accept4(
+            descriptor, $0, &length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
         }
       }
       if fd >= 0 {
         var peerEndpoint = LoopbackEndpoint(port: UInt16(bigEndian: peer.sin_port))
-        peerEndpoint = (try? LoopbackEndpoint(
-          host: Self.dottedQuad(UInt32(bigEndian: peer.sin_addr.s_addr)), port: peerEndpoint.port))
+        peerEndpoint =
+          (try? LoopbackEndpoint(
+            host: Self.dottedQuad(UInt32(bigEndian: peer.sin_addr.s_addr)), port: peerEndpoint.port))
           ?? peerEndpoint
         let connection = TCPConnection(descriptor: fd, peer: peerEndpoint.description, stop: stop)
         connection.setNoDelay()

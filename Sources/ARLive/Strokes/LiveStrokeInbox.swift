@@ -61,7 +61,9 @@ public final class LiveStrokeInbox: @unchecked Sendable {  // state under `lock`
         notes.append(
           Note(
             microseconds: stamp, kind: "overflow",
-            detail: "\(Self.capacity) messages already wait for their tick; \(overflowCount) dropped so far"))
+            detail:
+              "\(Self.capacity) messages already wait for their tick; \(overflowCount) dropped so far"
+          ))
       }
       return
     }

@@ -83,7 +83,8 @@ public final class LiveStrokeListener: @unchecked Sendable {
         case .skipped(let length):
           inbox.note(
             "skipped",
-            "a \(length)-byte message is over the \(StrokeFraming.maximumMessageBytes)-byte limit; skipped")
+            "a \(length)-byte message is over the \(StrokeFraming.maximumMessageBytes)-byte limit; skipped"
+          )
         case .garbage(let length):
           inbox.note(
             "garbage",

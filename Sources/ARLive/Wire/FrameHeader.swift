@@ -54,7 +54,9 @@ public struct FrameHeader: Hashable, Sendable {
     precondition(bytes.count >= offset + Self.length, "no room for the header")
     var i = offset
     func put(_ value: UInt64, _ count: Int) {
-      for k in 0..<count { bytes[i + k] = UInt8(truncatingIfNeeded: value >> (8 * (count - 1 - k))) }
+      for k in 0..<count {
+        bytes[i + k] = UInt8(truncatingIfNeeded: value >> (8 * (count - 1 - k)))
+      }
       i += count
     }
     for b in Self.magic {

@@ -70,9 +70,12 @@ public enum I420Conversion {
 
   /// The I420 planes of an RGBA8 byte array (see `convert(rgba:width:height:into:)`).
   public static func i420(rgba: [UInt8], width: Int, height: Int) -> [UInt8] {
-    var out = [UInt8](repeating: 0, count: PixelFormat.i420.payloadBytes(width: width, height: height))
+    var out = [UInt8](
+      repeating: 0, count: PixelFormat.i420.payloadBytes(width: width, height: height))
     rgba.withUnsafeBufferPointer { source in
-      out.withUnsafeMutableBufferPointer { convert(rgba: source, width: width, height: height, into: $0) }
+      out.withUnsafeMutableBufferPointer {
+        convert(rgba: source, width: width, height: height, into: $0)
+      }
     }
     return out
   }

@@ -27,7 +27,8 @@ public enum WireFrame {
         let payload = UnsafeMutableBufferPointer(rebasing: out[FrameHeader.length...])
         switch format {
         case .i420:
-          I420Conversion.convert(rgba: rgba, width: image.width, height: image.height, into: payload)
+          I420Conversion.convert(
+            rgba: rgba, width: image.width, height: image.height, into: payload)
         case .bgra:
           for i in stride(from: 0, to: rgba.count, by: 4) {
             payload[i] = rgba[i + 2]
