@@ -1,5 +1,7 @@
 import ARLive
+import ARFormats
 import ARReplay
+import ARSupport
 
 /// `arsim strokes send LOG --port Q [--host H] [--speed F] [--connect-timeout S]`: plays a
 /// stroke log into a live session's strokes port at the log's times (Documentation/Live.md).

@@ -1,5 +1,7 @@
 import ARLive
+import ARFormats
 import ARReplay
+import ARSupport
 import ARSimCLI
 import Foundation
 import Testing

@@ -1,5 +1,7 @@
 import ARRender
+import ARFormats
 import ARReplay
+import ARSupport
 
 /// The app side of a live stream (`arsim receive`): listen on loopback, accept one broadcast
 /// sender, check its token, answer with this side's, then read frames until the sender ends the

@@ -1,4 +1,6 @@
+import ARFormats
 import ARReplay
+import ARSupport
 import Foundation
 
 /// Stroke messages that arrived on the live strokes port, waiting for their AR tick.

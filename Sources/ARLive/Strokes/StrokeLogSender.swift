@@ -1,4 +1,6 @@
+import ARFormats
 import ARReplay
+import ARSupport
 
 /// Plays a stroke log into a live session (`arsim strokes send`): connects to the strokes port
 /// and sends each message, framed (`StrokeFraming`), when the wall clock since the connection
