@@ -68,6 +68,9 @@ public final class RemoteAssistSession: Session {
   public private(set) var roots: [Node] = []
   private var strokeCount = 0
   private var sphereCount = 0
+  /// The delivery index (0 = the first message the source delivered) of each point that became
+  /// a sphere during the latest `update`, in placement order (live latency measurement).
+  public private(set) var placedMessageIndices: [Int] = []
   private var recentDeliveries: [Int64] = []
 
   /// Creates a session replaying `messages` (in file order, each due at its `t`).
@@ -96,6 +99,7 @@ public final class RemoteAssistSession: Session {
 
   /// Delivers the messages due by this tick (t ≤ τ, integer µs), then turns up to `pointsPerFrame` queued points into spheres.
   public func update(_ context: inout TickContext) {
+    placedMessageIndices.removeAll(keepingCapacity: true)
     // Compared in integer microseconds so τ = k/60 and a log's decimal times agree exactly.
     while let message = messages.nextMessage(dueBy: context.microseconds) {
       deliver(message, index: nextMessage, context: &context)
@@ -300,6 +304,7 @@ public final class RemoteAssistSession: Session {
     sphere.position = Vector3(-item.point.x / 1000, -item.point.y / 1000, 0)
     sphere.strokeIndex = root.strokeIndex
     sphereCount += 1
+    placedMessageIndices.append(item.message)
     root.addChildNode(sphere)
   }
 

@@ -19,6 +19,13 @@ let usage = """
     strokes from-quickdraw FILE.ndjson --drawing N [--view WxH] [--scale S] [--start T]
                            [--speed F] [--out LOG.jsonl]
                             Turn a Quick, Draw! drawing into a stroke log (JSON Lines).
+    render SCENE.json --strokes-port Q [--host H] [--as-fast-as-possible] [--out DIR]
+                           [--frames A..B] [--threads N]
+                            Render at wall-clock pace, taking stroke messages on a loopback port.
+    stream SCENE.json --port P --tx-token T --rx-token R [--host H] [--out DIR]
+           [--frames A..B] [--threads N] [--pixel-format i420|bgra] [--as-fast-as-possible]
+           [--strokes-port Q] [--connect-timeout S] [--handshake-timeout S] [--send-timeout S]
+                            Stream the frames live to a receiver (the screen-share handshake).
     strokes send LOG.jsonl --port Q [--host H] [--speed F] [--connect-timeout S]
                             Play a stroke log into a live session's strokes port.
     receive --port P --peer-token T --my-token R --out DIR [--no-png] [--host H]
@@ -86,6 +93,7 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
     case "compare": code = try CompareCommand.run(rest, output: output)
     case "bench": code = try BenchCommand.run(rest, output: output)
     case "receive": code = try ReceiveCommand.run(rest, output: output)
+    case "stream": code = try StreamCommand.run(rest, output: output, registry: registry)
     case "help", "--help", "-h":
       output.print(usage)
       code = .ok

@@ -7,16 +7,18 @@ import ARRender
 /// A text file that lines are appended to with unbuffered `write(2)` calls, so every line is
 /// in the kernel when `append` returns: a killed or interrupted receiver keeps all complete
 /// lines (a partial last line at most).
-final class AppendFile {
+final class AppendFile: @unchecked Sendable {  // one writer at a time
   private let fd: Int32
   let path: String
 
-  /// Creates or truncates `path` (links followed; devices, FIFOs and folders refused).
+  /// Creates `path`, emptied when `truncating` (links followed; devices, FIFOs and folders
+  /// refused).
   /// - Throws: `InputError` `.cannotCreate`.
-  init(truncating path: String) throws {
+  init(_ path: String, truncating: Bool) throws {
     self.path = path
     let target = try FileIO.destination(for: path)
-    fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+    fd = open(
+      target, O_WRONLY | O_CREAT | (truncating ? O_TRUNC : 0) | O_APPEND | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
       throw InputError(.cannotCreate, InputLocation(file: path), errnoText())
     }

@@ -65,7 +65,7 @@ public struct FrameReceiver {
   public func run(listening: (LoopbackEndpoint) -> Void = { _ in }) throws -> Summary {
     let listener = try TCPListener(endpoint: options.endpoint, stop: options.stop)
     try FileIO.createDirectory(options.outputDirectory)
-    let log = try AppendFile(truncating: options.outputDirectory + "/received.jsonl")
+    let log = try AppendFile(options.outputDirectory + "/received.jsonl", truncating: true)
     listening(listener.endpoint)
     let connection = try options.acceptor.accept(on: listener)
     let start = ContinuousClock.now

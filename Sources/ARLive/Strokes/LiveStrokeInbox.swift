@@ -35,17 +35,26 @@ public final class LiveStrokeInbox: @unchecked Sendable {  // state under `lock`
   public static let capacity = 256
 
   private let lock = NSLock()
-  private let start: ContinuousClock.Instant
+  private var start: ContinuousClock.Instant?
   private var waiting: [(StrokeMessage, ContinuousClock.Instant)] = []
   private var notes: [Note] = []
   private var deliveredThrough: Int64 = -1
   private var deliveries: [Delivery] = []
   private var overflowCount = 0
 
-  /// Creates an inbox whose replay clock starts at `start`.
-  public init(start: ContinuousClock.Instant) { self.start = start }
+  /// Creates an inbox whose replay clock starts at `start` (nil: not yet; messages arriving
+  /// before `begin(at:)` are stamped 0, due at the first tick).
+  public init(start: ContinuousClock.Instant?) { self.start = start }
+
+  /// Starts the replay clock (τ = 0 at `instant`).
+  public func begin(at instant: ContinuousClock.Instant) {
+    lock.lock()
+    start = instant
+    lock.unlock()
+  }
 
   private func stampLocked() -> Int64 {
+    guard let start else { return deliveredThrough + 1 }
     let elapsed = ContinuousClock.now - start
     let (s, attoseconds) = elapsed.components
     let microseconds = s * 1_000_000 + attoseconds / 1_000_000_000_000

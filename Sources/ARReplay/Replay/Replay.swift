@@ -34,6 +34,9 @@ public struct ReplayOptions: Sendable {
   /// Draws the sessions' on-screen text over each frame after rasterizing, before any sink
   /// (the HUD). Default none: frames are the rasterizer's bytes.
   public var overlay: (any FrameOverlay)?
+  /// Extra top-level run.json fields, asked for once the sinks have finished (a live stream's
+  /// counts). Default none.
+  public var runFields: (@Sendable () -> [(String, JSONValue)])?
 
   /// Creates options.
   public init(
@@ -298,7 +301,7 @@ public struct Replay {
               ($0.0 + "MillisecondsPerFrame", JSONValue.number($0.1 * 1000 * perFrame))
             })
       ),
-    ])
+    ] + (options.runFields?() ?? []))
     try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: directory + "/run.json")
   }
 
