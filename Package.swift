@@ -138,7 +138,7 @@ let package = Package(
     .testTarget(
       name: "ARLiveTests",
       dependencies: ["ARLive", "ARSimCLI", "ARFormats", "ARSupport", "ARRender"],
-      swiftSettings: cxxInterop),
+      exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
       swiftSettings: cxxInterop),
