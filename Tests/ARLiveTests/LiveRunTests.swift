@@ -188,3 +188,129 @@ import Testing
     app.wait(seconds: 5)
   }
 }
+
+/// Live strokes end to end: `arsim strokes send` into `render --strokes-port` and into
+/// `stream --strokes-port` with `arsim receive` on the other side.
+@Suite struct LiveStrokeRunTests {
+  func json(_ path: String) throws -> [String: Any] {
+    try #require(
+      JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        as? [String: Any])
+  }
+
+  /// Sends the fixture log to `port` once it listens (in the background).
+  func sendStrokes(to port: UInt16) throws -> Background<Int32> {
+    try waitUntilListening(port)
+    return Background {
+      run(
+        arguments: ["strokes", "send", LiveRunTests.strokes, "--port", String(port)],
+        output: CapturedOutput().output)
+    }
+  }
+
+  @Test("render --strokes-port: the strokes arrive live, and the recorded log replays to the same frames")
+  func renderLiveThenReplay() throws {
+    let folder = try temporaryFolder("render-strokes")
+    let port = try freePort()
+    let captured = CapturedOutput()
+    let render = Background {
+      run(
+        arguments: [
+          "render", LiveRunTests.scene, "--strokes-port", String(port), "--out", folder + "/live",
+        ], output: captured.output)
+    }
+    let sender = try sendStrokes(to: port)
+    #expect(try render.value(seconds: 20) == 0, "\(captured.standardError)")
+    #expect(try sender.value() == 0)
+    let recorded = folder + "/live/strokes-received.jsonl"
+    let log = try String(contentsOfFile: recorded, encoding: .utf8)
+    #expect(log.split(separator: "\n").count == 7)
+    let events = try String(contentsOfFile: folder + "/live/events.jsonl", encoding: .utf8)
+    #expect(events.components(separatedBy: "\"event\":\"touch-start\"").count == 3)
+    #expect(events.contains("\"event\":\"live-strokes\""))
+    let live = try #require(try json(folder + "/live/run.json")["live"] as? [String: Any])
+    #expect(live["strokesReceived"] as? Int == 7)
+    let latency = try #require(live["strokeLatency"] as? [String: Any])
+    #expect(latency["count"] as? Int == 2)  // the two point messages made spheres
+    #expect((latency["medianMilliseconds"] as? Double ?? -1) >= 0)
+
+    // Offline: the same scene with the recorded log as its stroke log.
+    var scene = try String(contentsOfFile: LiveRunTests.scene, encoding: .utf8)
+    scene = scene.replacingOccurrences(of: "\"no-strokes.jsonl\"", with: "\"\(recorded)\"")
+      .replacingOccurrences(
+        of: "\"tum_fr1_xyz_first3s.txt\"",
+        with: "\"\(LiveRunTests.fixtures)/tum_fr1_xyz_first3s.txt\"")
+    try scene.write(toFile: folder + "/replay.json", atomically: true, encoding: .utf8)
+    #expect(
+      run(arguments: ["render", folder + "/replay.json", "--out", folder + "/offline"],
+        output: CapturedOutput().output) == 0)
+    for frame in 0..<37 {
+      let name = String(format: "/frame_%05d.png", frame)
+      let a = try Image(contentsOfPNG: folder + "/live" + name)
+      let b = try Image(contentsOfPNG: folder + "/offline" + name)
+      #expect(a == b, "frame \(frame)")
+    }
+    // The spheres are really there: the last frame differs from the scene without strokes.
+    #expect(
+      run(arguments: ["render", LiveRunTests.scene, "--frames", "36", "--out", folder + "/bare"],
+        output: CapturedOutput().output) == 0)
+    #expect(
+      try Image(contentsOfPNG: folder + "/bare/frame_00036.png")
+        != Image(contentsOfPNG: folder + "/live/frame_00036.png"))
+  }
+
+  @Test("strokes in, frames with the spheres out through arsim receive")
+  func wholeLoop() throws {
+    let folder = try temporaryFolder("whole-loop")
+    let receivePort = try freePort()
+    let rx = CapturedOutput()
+    let receiver = Background {
+      run(
+        arguments: [
+          "receive", "--port", String(receivePort), "--peer-token", "EXT", "--my-token", "APP",
+          "--out", folder + "/rx", "--accept-timeout", "10",
+        ], output: rx.output)
+    }
+    try waitUntilListening(receivePort)
+    let strokesPort = try freePort()
+    let tx = CapturedOutput()
+    let stream = Background {
+      run(
+        arguments: [
+          "stream", LiveRunTests.scene, "--port", String(receivePort), "--tx-token", "EXT",
+          "--rx-token", "APP", "--strokes-port", String(strokesPort), "--out", folder + "/tx",
+        ], output: tx.output)
+    }
+    let sender = try sendStrokes(to: strokesPort)
+    #expect(try stream.value(seconds: 20) == 0, "\(tx.standardError)")
+    #expect(try receiver.value() == 0, "\(rx.standardError)")
+    #expect(try sender.value() == 0)
+    #expect(tx.standardError.contains("7 stroke messages received"))
+    // The first frame shows no sphere; later ones the blue first stroke (it leaves the view as
+    // the camera moves) and the red second one.
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/rx").filter {
+      $0.hasPrefix("frame_")
+    }.sorted()
+    let first = try Image(contentsOfPNG: folder + "/rx/" + (names.first ?? ""))
+    let last = try Image(contentsOfPNG: folder + "/rx/" + (names.last ?? ""))
+    func reddish(_ image: Image) -> Int {
+      stride(from: 0, to: image.pixels.count, by: 4).filter {
+        Int(image.pixels[$0]) > Int(image.pixels[$0 + 1]) + 80
+      }.count
+    }
+    func bluish(_ image: Image) -> Int {
+      stride(from: 0, to: image.pixels.count, by: 4).filter {
+        Int(image.pixels[$0 + 2]) > Int(image.pixels[$0]) + 80
+      }.count
+    }
+    #expect(reddish(first) == 0 && bluish(first) == 0)
+    #expect(reddish(last) > 10)
+    let both = try names.contains { name in
+      let image = try Image(contentsOfPNG: folder + "/rx/" + name)
+      return bluish(image) > 10 && reddish(image) > 10
+    }
+    #expect(both)
+    let live = try #require(try json(folder + "/tx/run.json")["live"] as? [String: Any])
+    #expect((live["strokeLatency"] as? [String: Any])?["count"] as? Int == 2)
+  }
+}
