@@ -61,15 +61,17 @@ public final class StopSignal: @unchecked Sendable {  // two descriptors, set on
   /// The process-wide signal raised by SIGINT (Ctrl-C) and SIGTERM.
   public static let interrupt = StopSignal()
 
-  /// Routes SIGINT and SIGTERM to `interrupt` instead of ending the process, so live commands
-  /// can close their files and sockets and exit with 130. SIGPIPE is ignored (writes to a
-  /// closed socket report `EPIPE` instead; ARLive also sends with `MSG_NOSIGNAL`).
+  /// Routes the first SIGINT and SIGTERM to `interrupt` instead of ending the process, so live
+  /// commands can close their files and sockets and exit with 130; a second one ends the
+  /// process at once (the default action is restored). SIGPIPE is ignored (writes to a closed
+  /// socket report `EPIPE` instead; ARLive also sends with `MSG_NOSIGNAL`).
   public static func installInterruptHandlers() {
     interruptWriteDescriptor = interrupt.writeDescriptor
     for number in [SIGINT, SIGTERM] {
-      signal(number) { _ in
+      signal(number) { number in
         var byte: UInt8 = 1
         _ = write(interruptWriteDescriptor, &byte, 1)
+        signal(number, SIG_DFL)
       }
     }
     signal(SIGPIPE, SIG_IGN)
