@@ -38,6 +38,9 @@ let usage = """
           [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE]
           [--out DIR]
                             Run the rendering benchmarks (Documentation/Performance.md).
+    bench live [--size WxH] [--fps F] [--seconds S] [--as-fast-as-possible] [--threads N]
+               [--out DIR]
+                            Stream B1's load to an in-process receiver (Documentation/Live.md).
 
   arsim --version prints the version; arsim help prints this text, arsim COMMAND --help a
   command's lines of it.
