@@ -36,7 +36,8 @@ enum StreamCommand {
       }
       options.1.pixelFormat = f
     }
-    return try execute("stream", scene: options.0, options: options.1, sender: sender, output: output)
+    return try execute(
+      "stream", scene: options.0, options: options.1, sender: sender, output: output)
   }
 
   /// `arsim render --strokes-port Q`.
@@ -79,7 +80,9 @@ enum StreamCommand {
     let summary: LiveRun.Summary
     do {
       summary = try LiveRun(scene: scene, options: options).run(sender: sender) { strokes in
-        if let strokes { output.printError("arsim \(command): strokes port listening on \(strokes)") }
+        if let strokes {
+          output.printError("arsim \(command): strokes port listening on \(strokes)")
+        }
         if let sender { output.printError("arsim \(command): connecting to \(sender.endpoint)") }
       }
     } catch let error as LiveError {
@@ -90,7 +93,8 @@ enum StreamCommand {
     if sender != nil {
       line += "sent, \(summary.dropped.count) dropped"
       if let median = median(summary.tickToWire) {
-        line += " (tick to wire: median \(formatted(median, 2)) ms, p99 "
+        line +=
+          " (tick to wire: median \(formatted(median, 2)) ms, p99 "
           + "\(formatted(percentile(summary.tickToWire, 0.99) ?? 0, 2)) ms)"
       }
     } else {
@@ -99,9 +103,11 @@ enum StreamCommand {
     line += " → \(options.outputDirectory)"
     output.printError(line)
     if let path = summary.strokeLogPath {
-      var strokes = "arsim \(command): \(summary.strokesReceived) stroke messages received → \(path)"
+      var strokes =
+        "arsim \(command): \(summary.strokesReceived) stroke messages received → \(path)"
       if let median = median(summary.strokeLatency) {
-        strokes += "; arrival to first sphere out: median \(formatted(median, 1)) ms, p99 "
+        strokes +=
+          "; arrival to first sphere out: median \(formatted(median, 1)) ms, p99 "
           + "\(formatted(percentile(summary.strokeLatency, 0.99) ?? 0, 1)) ms over "
           + "\(summary.strokeLatency.count) messages"
       }

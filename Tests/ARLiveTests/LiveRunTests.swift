@@ -25,7 +25,9 @@ import Testing
   }
 
   /// `arsim receive` in the background on a probed port.
-  func startReceiver(_ out: String, extra: [String] = []) throws -> (UInt16, Background<Int32>, CapturedOutput) {
+  func startReceiver(_ out: String, extra: [String] = []) throws -> (
+    UInt16, Background<Int32>, CapturedOutput
+  ) {
     let port = try freePort()
     let captured = CapturedOutput()
     let receiver = Background {
@@ -60,7 +62,9 @@ import Testing
     #expect(received.count + (live["framesDropped"] as? Int ?? -1) == 37)
     let summary = try json(folder + "/rx/receive.json")
     #expect(summary["end"] as? String == "end of stream")
-    let events = try lines(folder + "/tx/events.jsonl").filter { $0["event"] as? String == "broadcast-state" }
+    let events = try lines(folder + "/tx/events.jsonl").filter {
+      $0["event"] as? String == "broadcast-state"
+    }
     #expect(events.map { $0["state"] as? String } == ["started", "handshaking", "connected"])
     #expect(events.allSatisfy { ($0["wallTime"] as? Double ?? 0) > 1.7e9 })
     #expect(live["framesSent"] as? Int == received.count)
@@ -69,7 +73,9 @@ import Testing
     #expect(try lines(folder + "/tx/trace.jsonl").count == 37)
     // The frames are the offline render's, up to 4:2:0 chroma.
     let offline = folder + "/offline"
-    #expect(run(arguments: ["render", Self.scene, "--out", offline], output: CapturedOutput().output) == 0)
+    #expect(
+      run(arguments: ["render", Self.scene, "--out", offline], output: CapturedOutput().output) == 0
+    )
     let last = try #require(received.last?["sequence"] as? Int)
     let name = String(format: "frame_%05d.png", last)
     let theirs = try Image(contentsOfPNG: folder + "/rx/" + name)
@@ -208,7 +214,9 @@ import Testing
     }
   }
 
-  @Test("render --strokes-port: the strokes arrive live, and the recorded log replays to the same frames")
+  @Test(
+    "render --strokes-port: the strokes arrive live, and the recorded log replays to the same frames"
+  )
   func renderLiveThenReplay() throws {
     let folder = try temporaryFolder("render-strokes")
     let port = try freePort()
@@ -242,7 +250,8 @@ import Testing
         with: "\"\(LiveRunTests.fixtures)/tum_fr1_xyz_first3s.txt\"")
     try scene.write(toFile: folder + "/replay.json", atomically: true, encoding: .utf8)
     #expect(
-      run(arguments: ["render", folder + "/replay.json", "--out", folder + "/offline"],
+      run(
+        arguments: ["render", folder + "/replay.json", "--out", folder + "/offline"],
         output: CapturedOutput().output) == 0)
     for frame in 0..<37 {
       let name = String(format: "/frame_%05d.png", frame)
@@ -252,7 +261,8 @@ import Testing
     }
     // The spheres are really there: the last frame differs from the scene without strokes.
     #expect(
-      run(arguments: ["render", LiveRunTests.scene, "--frames", "36", "--out", folder + "/bare"],
+      run(
+        arguments: ["render", LiveRunTests.scene, "--frames", "36", "--out", folder + "/bare"],
         output: CapturedOutput().output) == 0)
     #expect(
       try Image(contentsOfPNG: folder + "/bare/frame_00036.png")

@@ -9,8 +9,7 @@ public final class LivePacer: Sendable {
   public let stop: StopSignal
 
   /// Creates a pacer starting now.
-  public init(isPaced: Bool, stop: StopSignal = .interrupt, start: ContinuousClock.Instant = .now)
-  {
+  public init(isPaced: Bool, stop: StopSignal = .interrupt, start: ContinuousClock.Instant = .now) {
     self.start = start
     self.isPaced = isPaced
     self.stop = stop

@@ -76,7 +76,9 @@ public struct LiveRun {
   public func run(sender: BroadcastSender?, ready: (LoopbackEndpoint?) -> Void = { _ in })
     throws -> Summary
   {
-    let strokes = try options.strokesEndpoint.map { e throws(LiveError) in try LiveStrokes(endpoint: e) }
+    let strokes = try options.strokesEndpoint.map { e throws(LiveError) in
+      try LiveStrokes(endpoint: e)
+    }
     defer { strokes?.listener.close() }
     ready(strokes?.listener.endpoint)
     var summary = Summary()
@@ -89,7 +91,9 @@ public struct LiveRun {
         summary.transitions = sender.transitions
         try? FileIO.createDirectory(directory)
         try? FileIO.writeAtomically(
-          Array(Self.stateEvents(sender.transitions, frame: 0, t: 0).map { $0.text + "\n" }.joined().utf8),
+          Array(
+            Self.stateEvents(sender.transitions, frame: 0, t: 0).map { $0.text + "\n" }.joined()
+              .utf8),
           to: directory + "/events.jsonl")
         throw error
       }
@@ -108,7 +112,10 @@ public struct LiveRun {
       outputDirectory: directory, frameRange: options.frameRange, threads: options.threads)
     replayOptions.writesFrames = streamer == nil
     let format = options.pixelFormat
-    let leading = sender.map { Self.stateEvents($0.transitions, frame: options.frameRange?.lowerBound ?? 0, t: 0) } ?? []
+    let leading =
+      sender.map {
+        Self.stateEvents($0.transitions, frame: options.frameRange?.lowerBound ?? 0, t: 0)
+      } ?? []
     replayOptions.frameSinks = { @Sendable setup in
       if let streamer {
         let sink = try StreamFrameSink(
@@ -123,7 +130,14 @@ public struct LiveRun {
     }
     let isPaced = options.isPaced
     replayOptions.runFields = { @Sendable in
-      [("live", Self.report(holder: holder, streamer: streamer, strokes: strokes, paced: isPaced, format: format).json)]
+      [
+        (
+          "live",
+          Self.report(
+            holder: holder, streamer: streamer, strokes: strokes, paced: isPaced, format: format
+          ).json
+        )
+      ]
     }
     do {
       summary.replay = try Replay(scene: liveScene).run(replayOptions)
@@ -134,11 +148,13 @@ public struct LiveRun {
         sender.fail(live)
         let frame = stream.records.last?.frame ?? 0
         try? stream.appendEvents(
-          Self.stateEvents(Array(sender.transitions.suffix(1)), frame: frame, t: schedule.time(ofFrame: frame)))
+          Self.stateEvents(
+            Array(sender.transitions.suffix(1)), frame: frame, t: schedule.time(ofFrame: frame)))
       }
     }
     if let sender { summary.transitions = sender.transitions }
-    let report = Self.report(holder: holder, streamer: streamer, strokes: strokes, paced: isPaced, format: format)
+    let report = Self.report(
+      holder: holder, streamer: streamer, strokes: strokes, paced: isPaced, format: format)
     summary.framesOut = report.framesOut
     summary.dropped = streamer?.dropped ?? []
     summary.tickToWire = report.tickToWire
@@ -158,16 +174,21 @@ public struct LiveRun {
   static func attach(_ strokes: LiveStrokes, pacer: LivePacer, to scene: inout ReplayScene) {
     let index = scene.sessions.firstIndex { $0.key == "remoteAssist" }
     let receiver =
-      index.flatMap { (scene.sessions[$0].configuration as? RemoteAssistKind.Configuration)?.configuration }
+      index.flatMap {
+        (scene.sessions[$0].configuration as? RemoteAssistKind.Configuration)?.configuration
+      }
       ?? RemoteAssistSession.Configuration()
     let live = SceneSession(
       key: "remoteAssist",
-      configuration: LiveRemoteAssistConfiguration(receiver: receiver, strokes: strokes, pacer: pacer))
+      configuration: LiveRemoteAssistConfiguration(
+        receiver: receiver, strokes: strokes, pacer: pacer))
     if let index { scene.sessions[index] = live } else { scene.sessions.append(live) }
   }
 
   /// `broadcast-state` events of `transitions`.
-  static func stateEvents(_ transitions: [BroadcastTransition], frame: Int, t: Double) -> [JSONValue] {
+  static func stateEvents(_ transitions: [BroadcastTransition], frame: Int, t: Double)
+    -> [JSONValue]
+  {
     transitions.map { transition in
       var fields: [(String, JSONValue)] = [
         ("t", .number(t)), ("frame", .integer(frame)), ("event", "broadcast-state"),
@@ -175,7 +196,9 @@ public struct LiveRun {
         ("elapsed", .number(transition.elapsedSeconds)),
       ]
       if let failure = transition.failure {
-        fields += [("reason", .string(failure.rawValue)), ("detail", .string(transition.detail ?? ""))]
+        fields += [
+          ("reason", .string(failure.rawValue)), ("detail", .string(transition.detail ?? "")),
+        ]
       }
       return .object(fields)
     }

@@ -76,7 +76,8 @@ final class LiveRemoteAssistSession: Session {
   func update(_ context: inout TickContext) {
     inner.update(&context)
     for note in source.pendingNotes {
-      context.emit("live-strokes", [("kind", .string(note.kind)), ("detail", .string(note.detail))])
+      context.emit(
+        "live-strokes", [("kind", .string(note.kind)), ("detail", .string(note.detail))])
     }
     source.pendingNotes.removeAll()
     if !inner.placedMessageIndices.isEmpty {

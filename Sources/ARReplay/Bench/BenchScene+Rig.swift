@@ -6,7 +6,8 @@ extension BenchScene {
   /// for output intrinsics `intrinsics`) as a scene session, so another run (the live stream
   /// bench) carries the same load: append it to a scene's `sessions`.
   public func rigSession(intrinsics: CameraIntrinsics) -> SceneSession {
-    SceneSession(key: "benchRig", configuration: RigConfiguration(layout: layout(intrinsics: intrinsics)))
+    SceneSession(
+      key: "benchRig", configuration: RigConfiguration(layout: layout(intrinsics: intrinsics)))
   }
 }
 
