@@ -58,6 +58,9 @@ public final class StreamFrameSink: FrameSink, @unchecked Sendable {  // scene t
     try events.append(lines.map { $0.text + "\n" }.joined())
   }
 
+  /// Waits for the frame's wall-clock time, then sends or drops it and appends its lines.
+  /// - Throws: `LiveError` `.interrupted` (Ctrl-C) or the error that ended the stream;
+  ///   `InputError` `.cannotCreate` for the line files.
   public func submit(_ frame: OutputFrame) throws {
     let microseconds = Int64((frame.t * 1e6).rounded())
     try pacer.wait(untilMicroseconds: microseconds)
@@ -92,6 +95,9 @@ public final class StreamFrameSink: FrameSink, @unchecked Sendable {  // scene t
     try trace.append(frame.traceLine)
   }
 
+  /// Waits for the held frames to leave and ends the stream; the timings of the frames sent
+  /// (encode: conversion, write: from offer to the last byte in the kernel).
+  /// - Throws: the `LiveError` that ended the stream.
   public func finish() throws -> [FrameTiming] {
     let sent = try streamer.finish()
     let byFrame = Dictionary(uniqueKeysWithValues: records.map { ($0.frame, $0) })
@@ -114,9 +120,11 @@ public final class HandoverClockSink: FrameSink, @unchecked Sendable {  // scene
   /// Creates a sink.
   public init(schedule: FrameSchedule) { self.schedule = schedule }
 
+  /// Records the frame's hand-over instant.
   public func submit(_ frame: OutputFrame) throws {
     handovers.append((frame.frame, schedule.tick(forFrame: frame.frame), .now))
   }
 
+  /// No timings of its own (the PNG writer's are the run's).
   public func finish() throws -> [FrameTiming] { [] }
 }

@@ -52,6 +52,7 @@ public struct LiveRemoteAssistConfiguration: SessionConfiguration {
     self.pacer = pacer
   }
 
+  /// A remote-assist session reading the strokes port, for one run.
   public func makeSession(_ setup: SessionSetup) throws -> any Session {
     let source = LiveStrokeSource(inbox: strokes.inbox, pacer: pacer)
     return LiveRemoteAssistSession(

@@ -21,6 +21,8 @@ public final class LiveStrokeSource: MessageSource {
     self.pacer = pacer
   }
 
+  /// The next message arrived by τ = `microseconds`; the first call of a tick waits for its
+  /// wall-clock time.
   public func nextMessage(dueBy microseconds: Int64) -> StrokeMessage? {
     if lastTick != microseconds {
       lastTick = microseconds

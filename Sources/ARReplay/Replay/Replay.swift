@@ -274,7 +274,7 @@ public struct Replay {
   {
     let k = scene.outputIntrinsics
     let perFrame = summary.framesWritten.isEmpty ? 0 : 1 / Double(summary.framesWritten.count)
-    let json = JSONValue.object([
+    var json = JSONValue.object([
       ("scene", .string(scene.name)),
       ("sceneFile", .string(scene.sceneFilePath)),
       ("arsimVersion", .string(Self.version)),
@@ -301,7 +301,10 @@ public struct Replay {
               ($0.0 + "MillisecondsPerFrame", JSONValue.number($0.1 * 1000 * perFrame))
             })
       ),
-    ] + (options.runFields?() ?? []))
+    ])
+    if case .object(let fields) = json, let extra = options.runFields?() {
+      json = .object(fields + extra)
+    }
     try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: directory + "/run.json")
   }
 
