@@ -164,6 +164,20 @@ import Testing
     _ = try? shortReceiver.value()
   }
 
+  @Test("a strokes port in use is a usage error (64) before any connection")
+  func strokesPortInUse() throws {
+    let holder = try TCPListener(endpoint: LoopbackEndpoint(port: 0))
+    let captured = CapturedOutput()
+    let code = run(
+      arguments: [
+        "stream", Self.scene, "--port", String(try freePort()), "--tx-token", "EXT",
+        "--rx-token", "APP", "--strokes-port", String(holder.endpoint.port), "--out",
+        try temporaryFolder("strokes-in-use"),
+      ], output: captured.output)
+    #expect(code == 64)
+    #expect(captured.standardError.contains("address in use"))
+  }
+
   @Test("a receiver that goes away mid-stream: the stream stops with exit 69, lines so far intact")
   func receiverGoesAway() throws {
     let folder = try temporaryFolder("stream-gone")

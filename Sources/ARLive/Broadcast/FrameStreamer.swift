@@ -19,13 +19,15 @@ public final class FrameStreamer: @unchecked Sendable {  // state under `conditi
     public var offered: ContinuousClock.Instant
     /// When its last byte was taken by the kernel.
     public var sent: ContinuousClock.Instant
+    /// Time spent making its bytes on the sending thread (`offer(sequence:makeBytes:)`).
+    public var encode: Duration
   }
 
   private let connection: TCPConnection
   private let capacity: Int
   private let sendTimeout: Duration
   private let condition = NSCondition()
-  private var waiting: [(UInt64, [UInt8], ContinuousClock.Instant)] = []
+  private var waiting: [(UInt64, @Sendable () -> [UInt8], ContinuousClock.Instant)] = []
   private var sending = false
   private var finished = false
   private var failure: LiveError?
@@ -61,6 +63,18 @@ public final class FrameStreamer: @unchecked Sendable {  // state under `conditi
   /// - Throws: the `LiveError` that ended the stream.
   @discardableResult
   public func offer(sequence: UInt64, bytes: [UInt8]) throws(LiveError) -> Bool {
+    try offer(sequence: sequence) { bytes }
+  }
+
+  /// Offers a frame whose wire bytes `makeBytes` makes on the sending thread, just before they
+  /// go out (the conversion then runs beside the next frame's render). A dropped frame's
+  /// closure is never called.
+  /// - Returns: false when it was dropped (buffer full; counted in `dropped`).
+  /// - Throws: the `LiveError` that ended the stream.
+  @discardableResult
+  public func offer(sequence: UInt64, makeBytes: @escaping @Sendable () -> [UInt8])
+    throws(LiveError) -> Bool
+  {
     condition.lock()
     defer { condition.unlock() }
     if let failure { throw failure }
@@ -68,7 +82,7 @@ public final class FrameStreamer: @unchecked Sendable {  // state under `conditi
       dropped.append(sequence)
       return false
     }
-    waiting.append((sequence, bytes, .now))
+    waiting.append((sequence, makeBytes, .now))
     condition.broadcast()
     return true
   }
@@ -111,9 +125,12 @@ public final class FrameStreamer: @unchecked Sendable {  // state under `conditi
         condition.unlock()
         return
       }
-      let (sequence, bytes, offered) = waiting.removeFirst()
+      let (sequence, makeBytes, offered) = waiting.removeFirst()
       sending = true
       condition.unlock()
+      let encodeStart = ContinuousClock.now
+      let bytes = makeBytes()
+      let encode = ContinuousClock.now - encodeStart
       var error: LiveError?
       do {
         try connection.send(bytes, timeout: sendTimeout)
@@ -129,7 +146,8 @@ public final class FrameStreamer: @unchecked Sendable {  // state under `conditi
         failure = error
       } else {
         sentFrames.append(
-          Sent(sequence: sequence, bytes: bytes.count, offered: offered, sent: .now))
+          Sent(
+            sequence: sequence, bytes: bytes.count, offered: offered, sent: .now, encode: encode))
       }
       condition.broadcast()
       condition.unlock()

@@ -18,8 +18,6 @@ public final class StreamFrameSink: FrameSink, @unchecked Sendable {  // scene t
     public var tickEnd: ContinuousClock.Instant
     /// Whether it went to the streamer (false: dropped).
     public var offered: Bool
-    /// Conversion time.
-    public var encode: Duration
     /// The loop's times.
     public var sceneUpdate: Duration
     /// The loop's render time.
@@ -68,14 +66,15 @@ public final class StreamFrameSink: FrameSink, @unchecked Sendable {  // scene t
     var lines = leadingEventLines + frame.eventLines
     leadingEventLines = ""
     var offered = false
-    let encodeStart = ContinuousClock.now
-    var encode = Duration.zero
     if streamer.hasRoom {
-      let bytes = WireFrame.encode(
-        frame.rendered.image, format: format, sequence: UInt64(frame.frame),
-        presentationMicroseconds: microseconds)
-      encode = ContinuousClock.now - encodeStart
-      offered = try streamer.offer(sequence: UInt64(frame.frame), bytes: bytes)
+      // Converted on the sending thread, beside the next frame's render.
+      let image = frame.rendered.image
+      let format = format
+      let sequence = UInt64(frame.frame)
+      offered = try streamer.offer(sequence: sequence) {
+        WireFrame.encode(
+          image, format: format, sequence: sequence, presentationMicroseconds: microseconds)
+      }
     } else {
       streamer.recordDrop(sequence: UInt64(frame.frame))
     }
@@ -90,7 +89,7 @@ public final class StreamFrameSink: FrameSink, @unchecked Sendable {  // scene t
     records.append(
       Record(
         frame: frame.frame, tick: schedule.tick(forFrame: frame.frame), tickEnd: tickEnd,
-        offered: offered, encode: encode, sceneUpdate: frame.sceneUpdate, render: frame.render))
+        offered: offered, sceneUpdate: frame.sceneUpdate, render: frame.render))
     try events.append(lines)
     try trace.append(frame.traceLine)
   }
@@ -104,8 +103,8 @@ public final class StreamFrameSink: FrameSink, @unchecked Sendable {  // scene t
     return sent.compactMap { s in
       guard let r = byFrame[Int(s.sequence)] else { return nil }
       return FrameTiming(
-        frame: r.frame, sceneUpdate: r.sceneUpdate, render: r.render, encode: r.encode,
-        write: s.sent - s.offered)
+        frame: r.frame, sceneUpdate: r.sceneUpdate, render: r.render, encode: s.encode,
+        write: s.sent - s.offered - s.encode)
     }
   }
 }
