@@ -1,5 +1,6 @@
-import ARLive
 import ARRender
+
+@testable import ARLive
 import Foundation
 import Testing
 
@@ -35,6 +36,20 @@ import Testing
     image[2, 0] = (255, 0, 0, 255)
     let planes = I420Conversion.i420(rgba: image.pixels, width: 3, height: 1)
     #expect(planes == [255, 0, 76, 128, 85, 128, 255])
+  }
+
+  @Test("the even-size fast path gives the general path's bytes", arguments: [(2, 2), (6, 4), (160, 90)])
+  func fastPath(width: Int, height: Int) {
+    var random = SystemRandomNumberGenerator()
+    let rgba = (0..<(width * height * 4)).map { _ in UInt8.random(in: 0...255, using: &random) }
+    let fast = I420Conversion.i420(rgba: rgba, width: width, height: height)
+    var general = [UInt8](repeating: 0, count: fast.count)
+    rgba.withUnsafeBufferPointer { source in
+      general.withUnsafeMutableBufferPointer {
+        I420Conversion.convertAnySize(rgba: source, width: width, height: height, into: $0)
+      }
+    }
+    #expect(fast == general)
   }
 
   @Test("I420 decodes back within 2 levels on flat colours and BGRA exactly")

@@ -26,6 +26,19 @@ public enum I420Conversion {
   ) {
     precondition(rgba.count == width * height * 4, "RGBA size mismatch")
     precondition(out.count == PixelFormat.i420.payloadBytes(width: width, height: height))
+    if width % 2 == 0, height % 2 == 0, let source = rgba.baseAddress, let target = out.baseAddress
+    {
+      convertEven(source, width: width, height: height, into: target)
+    } else {
+      convertAnySize(rgba: rgba, width: width, height: height, into: out)
+    }
+  }
+
+  /// Any size, a pass for luma and one for chroma (odd sizes; the reference of `convertEven`).
+  static func convertAnySize(
+    rgba: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+    into out: UnsafeMutableBufferPointer<UInt8>
+  ) {
     let (yr, yg, yb) = yCoefficients
     for i in 0..<(width * height) {
       let r = Int32(rgba[4 * i]), g = Int32(rgba[4 * i + 1]), b = Int32(rgba[4 * i + 2])
@@ -54,6 +67,47 @@ public enum I420Conversion {
         let n = Int32(rows * columns)
         out[cbBase + j * chromaWidth + i] = chroma(cbCoefficients, r, g, b, n)
         out[crBase + j * chromaWidth + i] = chroma(crCoefficients, r, g, b, n)
+      }
+    }
+  }
+
+  /// Even sizes in one pass over row pairs: each 2 × 2 block's four Y samples and its chroma
+  /// (same arithmetic and bytes as the general path, which the tests compare).
+  static func convertEven(
+    _ rgba: UnsafePointer<UInt8>, width: Int, height: Int, into out: UnsafeMutablePointer<UInt8>
+  ) {
+    let (yr, yg, yb) = yCoefficients
+    let chromaWidth = width / 2
+    let cb = out + width * height
+    let cr = cb + chromaWidth * (height / 2)
+    for j in 0..<(height / 2) {
+      let top = rgba + 2 * j * width * 4
+      let bottom = top + width * 4
+      let yTop = out + 2 * j * width
+      let yBottom = yTop + width
+      for i in 0..<chromaWidth {
+        let p = 8 * i
+        let r0 = Int32(top[p]), g0 = Int32(top[p + 1]), b0 = Int32(top[p + 2])
+        let r1 = Int32(top[p + 4]), g1 = Int32(top[p + 5]), b1 = Int32(top[p + 6])
+        let r2 = Int32(bottom[p]), g2 = Int32(bottom[p + 1]), b2 = Int32(bottom[p + 2])
+        let r3 = Int32(bottom[p + 4]), g3 = Int32(bottom[p + 5]), b3 = Int32(bottom[p + 6])
+        yTop[2 * i] = UInt8(truncatingIfNeeded: (yr &* r0 &+ yg &* g0 &+ yb &* b0 &+ 32768) >> 16)
+        yTop[2 * i + 1] = UInt8(
+          truncatingIfNeeded: (yr &* r1 &+ yg &* g1 &+ yb &* b1 &+ 32768) >> 16)
+        yBottom[2 * i] = UInt8(
+          truncatingIfNeeded: (yr &* r2 &+ yg &* g2 &+ yb &* b2 &+ 32768) >> 16)
+        yBottom[2 * i + 1] = UInt8(
+          truncatingIfNeeded: (yr &* r3 &+ yg &* g3 &+ yb &* b3 &+ 32768) >> 16)
+        let r = r0 &+ r1 &+ r2 &+ r3
+        let g = g0 &+ g1 &+ g2 &+ g3
+        let b = b0 &+ b1 &+ b2 &+ b3
+        // n = 4: (c · sum + 128 · 4 · 2^16 + 4 · 2^15) / 2^18, non-negative (see `chroma`).
+        let cbValue = (cbCoefficients.0 &* r &+ cbCoefficients.1 &* g &+ cbCoefficients.2 &* b
+          &+ 33_685_504) >> 18
+        let crValue = (crCoefficients.0 &* r &+ crCoefficients.1 &* g &+ crCoefficients.2 &* b
+          &+ 33_685_504) >> 18
+        cb[j * chromaWidth + i] = UInt8(truncatingIfNeeded: min(255, cbValue))
+        cr[j * chromaWidth + i] = UInt8(truncatingIfNeeded: min(255, crValue))
       }
     }
   }
