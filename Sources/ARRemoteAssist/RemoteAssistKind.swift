@@ -1,19 +1,37 @@
 import ARFormats
+import ARScene
 import ARSession
 import ARSupport
 
 /// The remote-assist app's session kind: scene-file key `remoteAssist`,
-/// `{"strokes": LOG.jsonl, "mode", "pointsPerFrame"}` (Documentation/SceneFile.md), making a
+/// `{"strokes": LOG.jsonl, "mode", "pointsPerFrame", "helper": {"view", "video", "videoLatency",
+/// "dataLatency", "pointInterval"}}` (Documentation/SceneFile.md, StrokeLog.md), making a
 /// `RemoteAssistSession` fed from the stroke log.
 public struct RemoteAssistKind: SessionKind {
   /// The `remoteAssist` section.
   public struct Section: Decodable, Sendable {
     /// Stroke log (JSON Lines).
     public var strokes: String
-    /// `faithful` (default) or `corrected`.
+    /// `faithful` (default), `corrected`, `screen` or `surface`.
     public var mode: String?
     /// Points per AR tick (default 1).
     public var pointsPerFrame: JSONInteger?
+    /// The helper's screen and the delays (`HelperScreen`).
+    public var helper: HelperSection?
+  }
+
+  /// The `remoteAssist.helper` section.
+  public struct HelperSection: Decodable, Sendable {
+    /// `[width, height]` in UIKit points (default 390 × 844, a portrait iPhone).
+    public var view: [Double]?
+    /// `aspectFill` (default: Agora's `.hidden`, the app's) or `aspectFit`.
+    public var video: String?
+    /// Seconds from a broadcaster frame to the helper seeing it (default 0).
+    public var videoLatency: Double?
+    /// Seconds from the helper sending a message to the broadcaster receiving it (default 0).
+    public var dataLatency: Double?
+    /// Seconds between a message's points as drawn (default 1/60, one per pan event).
+    public var pointInterval: Double?
   }
 
   /// The checked section: the stroke log's messages and the receiver's options.
@@ -25,7 +43,11 @@ public struct RemoteAssistKind: SessionKind {
 
     /// Makes a `RemoteAssistSession` fed from the stroke log's messages.
     public func makeSession(_ setup: SessionSetup) throws -> any Session {
-      RemoteAssistSession(messages: messages, configuration: configuration)
+      // A message sent at τ_draw = t arrives at τ_arrive = t + data latency.
+      let latency = configuration.helper.dataLatency
+      return RemoteAssistSession(
+        source: MessageList(messages) { RemoteAssistSession.microseconds($0.t + latency) },
+        configuration: configuration)
     }
   }
 
@@ -37,7 +59,52 @@ public struct RemoteAssistKind: SessionKind {
 
   /// The section's known keys (others become warnings).
   public var schema: [String: Set<String>] {
-    ["remoteAssist": ["strokes", "mode", "pointsPerFrame"]]
+    [
+      "remoteAssist": ["strokes", "mode", "pointsPerFrame", "helper"],
+      "remoteAssist.helper": ["view", "video", "videoLatency", "dataLatency", "pointInterval"],
+    ]
+  }
+
+  /// The largest latency accepted, seconds (a minute: beyond it no call is interactive).
+  public static let maximumLatency = 60.0
+  /// The largest helper view side accepted, UIKit points (real screens are under 1400).
+  public static let maximumViewPoints = 100_000.0
+
+  /// Checks `remoteAssist.helper`.
+  /// - Throws: `InputError` for `view` (two numbers, each > 0 and ≤ 100 000), `video`, the
+  ///   latencies (0…60 s) and `pointInterval` (0…1 s).
+  static func helperScreen(_ section: HelperSection, in scene: SceneSection) throws
+    -> HelperScreen
+  {
+    var helper = HelperScreen()
+    if let view = section.view {
+      guard view.count == 2, view.allSatisfy({ $0 > 0 && $0 <= maximumViewPoints }) else {
+        throw scene.error(
+          "remoteAssist.helper.view", "expected [width, height] in points, each 0 < side ≤ 100000")
+      }
+      helper.width = view[0]
+      helper.height = view[1]
+    }
+    helper.contentMode =
+      try scene.choice(
+        section.video, VideoView.ContentMode.self, field: "remoteAssist.helper.video")
+      ?? .aspectFill
+    for (value, field) in [
+      (section.videoLatency, "videoLatency"), (section.dataLatency, "dataLatency"),
+    ] {
+      if let value, !(value >= 0 && value <= maximumLatency) {
+        throw scene.error("remoteAssist.helper.\(field)", "must be 0…60 seconds")
+      }
+    }
+    helper.videoLatency = section.videoLatency ?? 0
+    helper.dataLatency = section.dataLatency ?? 0
+    if let interval = section.pointInterval {
+      guard interval >= 0, interval <= 1 else {
+        throw scene.error("remoteAssist.helper.pointInterval", "must be 0…1 seconds")
+      }
+      helper.pointInterval = interval
+    }
+    return helper
   }
 
   /// Reads the stroke log now (its warnings join the scene's).
@@ -61,6 +128,9 @@ public struct RemoteAssistKind: SessionKind {
         throw scene.error("remoteAssist.pointsPerFrame", "must be 1…1000")
       }
       configuration.pointsPerFrame = n
+    }
+    if let helper = section.helper {
+      configuration.helper = try Self.helperScreen(helper, in: scene)
     }
     return Configuration(messages: log.messages, configuration: configuration)
   }

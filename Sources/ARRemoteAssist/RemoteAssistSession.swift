@@ -13,13 +13,19 @@ import ARSupport
 /// position when `touch-start` arrived, with uniform scale 1.25 and a gimbal-locked
 /// `LookAtConstraint` on the point of view, so strokes read upright and unmirrored.
 ///
+/// The `screen` and `surface` modes place points by the helper's screen model instead
+/// (`HelperScreen`, `StrokePlacement`; Documentation/StrokeLog.md).
+///
 /// Modelling note: the app creates spheres on a second main-queue hop, one frame later; ARSim
 /// creates them in the tick the point is popped.
 public final class RemoteAssistSession: Session {
   /// Receiver options.
   public struct Configuration: Hashable, Sendable {
-    /// Faithful (default) or corrected parsing and binding.
+    /// Faithful (default), corrected, screen or surface.
     public var mode: RemoteAssistMode = .faithful
+    /// The helper's screen and the delays (`screen` and `surface` modes map touches through it;
+    /// its data latency delays every mode's messages).
+    public var helper = HelperScreen()
     /// Points popped per AR tick (1 in the 2019 app, 3 in the 2021+ app).
     public var pointsPerFrame: Int = 1
     /// Sphere radius in root-local metres (0.015 in the app).
@@ -48,14 +54,6 @@ public final class RemoteAssistSession: Session {
   /// The data stream's message rate limit (Agora: 30 packets/s).
   public static let maximumMessagesPerSecond = 30
 
-  private struct QueuedPoint {
-    var point: Vector2
-    /// Corrected mode: the root and colour current when the point's message arrived.
-    var root: Node?
-    var color: Color
-    var message: Int
-  }
-
   /// The configuration.
   public let configuration: Configuration
   private let messages: any MessageSource<StrokeMessage>
@@ -66,8 +64,11 @@ public final class RemoteAssistSession: Session {
   private var lineColor: Color
   /// Stroke roots, oldest first (the app's `touchRoots`).
   public private(set) var roots: [Node] = []
+  /// `surface` mode: where each stroke's sheet would sit (world), by stroke index, for points
+  /// that hit no surface.
+  var sheetCentres: [Int: Vector3] = [:]
   private var strokeCount = 0
-  private var sphereCount = 0
+  var sphereCount = 0
   /// The delivery index (0 = the first message the source delivered) of each point that became
   /// a sphere during the latest `update`, in placement order (live latency measurement).
   public private(set) var placedMessageIndices: [Int] = []
@@ -179,12 +180,13 @@ public final class RemoteAssistSession: Session {
       let clamped = c.map { min(1, max(0, $0)) }
       lineColor = Color(red: clamped[0], green: clamped[1], blue: clamped[2], alpha: clamped[3])
       context.emit("color", [("rgba", .numbers(clamped))])
-    case .points(var points, let dropped):
-      if configuration.mode == .corrected,
-        let far = points.first(where: { !Self.isWithinView($0) })
+    case .points(let parsed, let dropped, let parsedIndices):
+      var points = Array(zip(parsed, parsedIndices))
+      if configuration.mode.correctsApp,
+        let far = parsed.first(where: { !Self.isWithinView($0) })
       {
-        let count = points.count { !Self.isWithinView($0) }
-        points.removeAll { !Self.isWithinView($0) }
+        let count = parsed.count { !Self.isWithinView($0) }
+        points.removeAll { !Self.isWithinView($0.0) }
         let reason =
           "point (\(far.x), \(far.y)) is beyond ±\(Self.maximumPointCoordinate) points from the"
           + " view centre"
@@ -194,7 +196,7 @@ public final class RemoteAssistSession: Session {
       }
       if dropped > 0 {
         let reason: String
-        if configuration.mode == .corrected {
+        if configuration.mode.correctsApp {
           reason = "malformed point text"
         } else if dropped <= 2 {
           reason = "the app's parser drops the first and last point of each batch"
@@ -203,22 +205,39 @@ public final class RemoteAssistSession: Session {
             "the app's parser drops the first and last point of each batch; "
             + "\(dropped - 2) more pieces did not parse"
         }
-        if configuration.mode == .corrected {
+        if configuration.mode.correctsApp {
           context.emit("warning", [("reason", .string(reason))] + source)
         }
         context.emit(
           "dropped-point", [("count", .integer(dropped)), ("reason", .string(reason))] + source)
       }
-      let root = configuration.mode == .corrected ? roots.last : nil
-      if configuration.mode == .corrected, root == nil, !points.isEmpty {
+      let root = configuration.mode.correctsApp ? roots.last : nil
+      if configuration.mode.correctsApp, root == nil, !points.isEmpty {
         context.emit(
           "dropped-point",
           [("count", .integer(points.count)), ("reason", "no stroke root (no touch-start yet)")]
             + source)
         return
       }
-      for p in points {
-        queue.append(QueuedPoint(point: p, root: root, color: lineColor, message: index))
+      let pieces = parsed.count + dropped
+      var warnedSeen = false
+      for (p, pointIndex) in points {
+        var item = QueuedPoint(
+          point: p, root: root, color: lineColor, message: index, line: message.line,
+          pointIndex: pointIndex)
+        if configuration.mode.usesHelperScreen {
+          let drawn = configuration.helper.drawTime(
+            sendTime: message.t, pointIndex: pointIndex, pointCount: pieces)
+          let seen = seenCamera(
+            drawTime: drawn, warn: !warnedSeen, warned: &warnedSeen, context: &context,
+            source: source)
+          guard
+            let touched = touchedPixel(
+              p, pointIndex: pointIndex, camera: seen, context: &context, source: source)
+          else { continue }
+          item.touched = touched
+        }
+        queue.append(item)
       }
     }
   }
@@ -237,19 +256,26 @@ public final class RemoteAssistSession: Session {
   private func startStroke(context: inout TickContext) {
     let pointOfView = context.pointOfView.worldTransform
     let forward = pointOfView.transformDirection(Vector3(0, 0, -1)).normalized ?? Vector3(0, 0, -1)
+    let sheetCentre = pointOfView.translation + forward * configuration.rootDistance
     let root = Node(name: "stroke-\(strokeCount)")
-    root.position = pointOfView.translation + forward * configuration.rootDistance
-    root.scale = Vector3(configuration.rootScale, configuration.rootScale, configuration.rootScale)
-    root.constraints = [
-      .lookAt(LookAtConstraint(target: context.pointOfView, isGimbalLockEnabled: true))
-    ]
+    if configuration.mode == .surface {
+      // World-anchored: spheres keep their world positions whatever the camera or planes do.
+      sheetCentres[strokeCount] = sheetCentre
+    } else {
+      root.position = sheetCentre
+      root.scale = Vector3(
+        configuration.rootScale, configuration.rootScale, configuration.rootScale)
+      root.constraints = [
+        .lookAt(LookAtConstraint(target: context.pointOfView, isGimbalLockEnabled: true))
+      ]
+    }
     root.strokeIndex = strokeCount
     strokeCount += 1
     context.root.addChildNode(root)
     roots.append(root)
     context.emit(
       "touch-start",
-      [("stroke", .integer(root.strokeIndex ?? 0)), ("position", .numbers(root.position.array))])
+      [("stroke", .integer(root.strokeIndex ?? 0)), ("position", .numbers(sheetCentre.array))])
   }
 
   private func undo(context: inout TickContext, source: [(String, JSONValue)]) {
@@ -261,7 +287,7 @@ public final class RemoteAssistSession: Session {
     last.isHidden = true
     last.removeFromParentNode()
     context.emit("undo", [("stroke", .integer(last.strokeIndex ?? -1))])
-    if configuration.mode == .corrected {
+    if configuration.mode.correctsApp {
       let orphaned = queue[queueHead...].filter { $0.root === last }.count
       if orphaned > 0 {
         queue = Array(queue[queueHead...].filter { $0.root !== last })
@@ -278,13 +304,12 @@ public final class RemoteAssistSession: Session {
   private func place(_ item: QueuedPoint, context: inout TickContext) {
     let root: Node?
     let color: Color
-    switch configuration.mode {
-    case .faithful:
-      root = roots.last
-      color = lineColor
-    case .corrected:
+    if configuration.mode.correctsApp {
       root = item.root
       color = item.color
+    } else {
+      root = roots.last
+      color = lineColor
     }
     guard let root else {
       context.emit(
@@ -295,17 +320,36 @@ public final class RemoteAssistSession: Session {
         ])
       return
     }
+    switch configuration.mode {
+    case .faithful, .corrected:
+      let sphere = makeSphere(item, color: color, radius: configuration.sphereRadius, root: root)
+      sphere.position = Self.appPosition(item.point)
+    case .screen:
+      placeOnSheet(item, color: color, root: root, context: &context)
+    case .surface:
+      placeOnSurface(item, color: color, root: root, context: &context)
+    }
+  }
+
+  /// A stroke sphere of `radius` (root-local metres) under `root`, named and tagged with its
+  /// helper point.
+  func makeSphere(_ item: QueuedPoint, color: Color, radius: Double, root: Node) -> Node {
     let material = Material(
       diffuse: color, specular: configuration.specular, shininess: configuration.shininess,
       lightingModel: .blinn)
     let sphere = Node(
-      name: "point-\(sphereCount)",
-      geometry: .sphere(radius: configuration.sphereRadius, material: material))
-    sphere.position = Vector3(-item.point.x / 1000, -item.point.y / 1000, 0)
+      name: "point-\(sphereCount)", geometry: .sphere(radius: radius, material: material))
     sphere.strokeIndex = root.strokeIndex
+    sphere.strokePoint = StrokePointOrigin(messageLine: item.line, pointIndex: item.pointIndex)
     sphereCount += 1
     placedMessageIndices.append(item.message)
     root.addChildNode(sphere)
+    return sphere
+  }
+
+  /// The app's child position `(−x/1000, −y/1000, 0)` (root-local metres).
+  static func appPosition(_ point: Vector2) -> Vector3 {
+    Vector3(-point.x / 1000, -point.y / 1000, 0)
   }
 
   /// The largest helper-point coordinate corrected mode accepts, in UIKit points from the view
@@ -323,7 +367,7 @@ public final class RemoteAssistSession: Session {
     return us >= 9.2e18 ? .max : (us <= -9.2e18 ? .min : Int64(us))
   }
 
-  private static func excerpt(_ message: StrokeMessage) -> String {
+  static func excerpt(_ message: StrokeMessage) -> String {
     let text = message.text
     return text.count > 200 ? String(text.prefix(200)) + "…" : text
   }

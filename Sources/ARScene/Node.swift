@@ -32,6 +32,8 @@ public final class Node {
   public var constraints: [Constraint] = []
   /// Whether the node is a stroke sphere (reported as `"stroke"` in trace.jsonl).
   public var strokeIndex: Int?
+  /// A stroke sphere's helper point: message line, point index, surface hit (trace.jsonl).
+  public var strokePoint: StrokePointOrigin?
 
   /// The children, in insertion order (drawing and lookup order).
   public private(set) var childNodes: [Node] = []

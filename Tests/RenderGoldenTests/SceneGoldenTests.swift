@@ -59,4 +59,14 @@ import Testing
   func tumDisplayer() throws {
     try check("tum-displayer", width: 192, height: 144, frames: [10, 30, 60])
   }
+
+  @Test("tum-desk-circle: the helper's circle on the app's sheet, floating off the desk (faithful)")
+  func tumDeskCircle() throws {
+    try check("tum-desk-circle", width: 192, height: 144, frames: [125, 140])
+  }
+
+  @Test("tum-desk-circle-surface: the same circle resting on the desk plane (surface mode)")
+  func tumDeskCircleSurface() throws {
+    try check("tum-desk-circle-surface", width: 192, height: 144, frames: [125, 140])
+  }
 }

@@ -15,9 +15,12 @@ struct ReplayState {
   var planeVisualizations: [(session: PlaneVisualization, identifiers: Set<String>)] = []
   private(set) var nextTick = 0
   private(set) var camera: Camera
+  /// The scene as sessions' camera history, boxed once rather than per tick.
+  private let cameraHistory: any CameraHistory
 
   init(scene: ReplayScene) throws {
     self.scene = scene
+    cameraHistory = scene
     world = scene.makeWorld()
     camera = try scene.viewportCamera(at: 0)
     for (value, style) in [
@@ -41,6 +44,8 @@ struct ReplayState {
     var context = TickContext(
       tick: tick, t: t, microseconds: Int64((t * 1e6).rounded()), camera: camera,
       pointOfView: pointOfView, root: world, planes: planes)
+    context.estimatedFloorY = scene.estimatedFloorY
+    context.cameraHistory = cameraHistory
     for (visualization, identifiers) in planeVisualizations {
       var filtered = context
       filtered.planes = planes.filter { identifiers.contains($0.identifier) }
@@ -54,6 +59,9 @@ struct ReplayState {
     return context.events
   }
 }
+
+/// Sessions sample the scene's camera track at other moments (the helper's delayed video).
+extension ReplayScene: CameraHistory {}
 
 extension ReplayScene {
   /// The background for output frame `frame`.
