@@ -38,7 +38,9 @@ import Testing
     #expect(planes == [255, 0, 76, 128, 85, 128, 255])
   }
 
-  @Test("the even-size fast path gives the general path's bytes", arguments: [(2, 2), (6, 4), (160, 90)])
+  @Test(
+    "the even-size fast path gives the general path's bytes",
+    arguments: [(2, 2), (6, 4), (160, 90)])
   func fastPath(width: Int, height: Int) {
     var random = SystemRandomNumberGenerator()
     let rgba = (0..<(width * height * 4)).map { _ in UInt8.random(in: 0...255, using: &random) }

@@ -50,7 +50,8 @@ import Testing
       StrokeFraming.frame([UInt8](repeating: 0x41, count: 6000)), timeout: .seconds(2))
     // Over 1 KB but within the framing's 4 KiB: delivered whole, for the session to refuse
     // as it refuses the same message in a file.
-    try helper.send(StrokeFraming.frame([UInt8](repeating: 0x42, count: 2000)), timeout: .seconds(2))
+    try helper.send(
+      StrokeFraming.frame([UInt8](repeating: 0x42, count: 2000)), timeout: .seconds(2))
     try helper.send(StrokeFraming.frame(Array("undo".utf8)), timeout: .seconds(2))
     let (messages, notes) = collect(inbox, messages: 3, notes: ["skipped"])
     #expect(messages.map(\.data.count) == [11, 2000, 4])

@@ -72,10 +72,20 @@ public struct LiveRun {
   ///   with `failure` set (its folder has the frames and lines so far and the received strokes,
   ///   no run.json).
   /// - Throws: `LiveError` for a strokes port in use or a failed handshake (the folder's
-  ///   `events.jsonl` then holds the sender's states); `LocatedError`s from the replay's setup.
+  ///   `events.jsonl` then holds the sender's states); `InputError` `.usage` when
+  ///   `strokes-received.jsonl` would overwrite one of the scene's inputs; `LocatedError`s from
+  ///   the replay's setup.
   public func run(sender: BroadcastSender?, ready: (LoopbackEndpoint?) -> Void = { _ in })
     throws -> Summary
   {
+    let recordedStrokes = options.outputDirectory + "/strokes-received.jsonl"
+    if options.strokesEndpoint != nil, let output = FileIO.identity(of: recordedStrokes),
+      let input = scene.inputPaths.first(where: { FileIO.identity(of: $0) == output })
+    {
+      throw InputError(
+        .usage, InputLocation(file: recordedStrokes),
+        "would overwrite the input '\(input)'; choose another output folder")
+    }
     let strokes = try options.strokesEndpoint.map { e throws(LiveError) in
       try LiveStrokes(endpoint: e)
     }
@@ -124,7 +134,7 @@ public struct LiveRun {
         holder.stream = sink
         return [sink]
       }
-      let sink = HandoverClockSink(schedule: schedule)
+      let sink = HandoverClockSink(schedule: schedule, stop: pacer.stop)
       holder.handover = sink
       return [sink]
     }
@@ -162,7 +172,7 @@ public struct LiveRun {
     if let strokes {
       let log = strokes.inbox.strokeLog
       summary.strokesReceived = log.messages.count
-      let path = directory + "/strokes-received.jsonl"
+      let path = recordedStrokes
       try FileIO.writeAtomically(Array(log.jsonLines.utf8), to: path)
       summary.strokeLogPath = path
     }

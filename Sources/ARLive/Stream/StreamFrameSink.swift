@@ -115,12 +115,18 @@ public final class HandoverClockSink: FrameSink, @unchecked Sendable {  // scene
   /// (frame, AR tick, instant handed over), in order.
   public private(set) var handovers: [(frame: Int, tick: Int, at: ContinuousClock.Instant)] = []
   private let schedule: FrameSchedule
+  private let stop: StopSignal
 
-  /// Creates a sink.
-  public init(schedule: FrameSchedule) { self.schedule = schedule }
+  /// Creates a sink; a raised `stop` (Ctrl-C) ends the run at the next frame.
+  public init(schedule: FrameSchedule, stop: StopSignal) {
+    self.schedule = schedule
+    self.stop = stop
+  }
 
   /// Records the frame's hand-over instant.
+  /// - Throws: `LiveError` `.interrupted` once `stop` is raised.
   public func submit(_ frame: OutputFrame) throws {
+    if stop.isRequested { throw LiveError(.interrupted, "stopped at frame \(frame.frame)") }
     handovers.append((frame.frame, schedule.tick(forFrame: frame.frame), .now))
   }
 

@@ -102,10 +102,12 @@ public enum I420Conversion {
         let g = g0 &+ g1 &+ g2 &+ g3
         let b = b0 &+ b1 &+ b2 &+ b3
         // n = 4: (c · sum + 128 · 4 · 2^16 + 4 · 2^15) / 2^18, non-negative (see `chroma`).
-        let cbValue = (cbCoefficients.0 &* r &+ cbCoefficients.1 &* g &+ cbCoefficients.2 &* b
-          &+ 33_685_504) >> 18
-        let crValue = (crCoefficients.0 &* r &+ crCoefficients.1 &* g &+ crCoefficients.2 &* b
-          &+ 33_685_504) >> 18
+        let cbValue =
+          (cbCoefficients.0 &* r &+ cbCoefficients.1 &* g &+ cbCoefficients.2 &* b
+            &+ 33_685_504) >> 18
+        let crValue =
+          (crCoefficients.0 &* r &+ crCoefficients.1 &* g &+ crCoefficients.2 &* b
+            &+ 33_685_504) >> 18
         cb[j * chromaWidth + i] = UInt8(truncatingIfNeeded: min(255, cbValue))
         cr[j * chromaWidth + i] = UInt8(truncatingIfNeeded: min(255, crValue))
       }
