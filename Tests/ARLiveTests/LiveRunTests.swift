@@ -164,6 +164,26 @@ import Testing
     _ = try? shortReceiver.value()
   }
 
+  @Test("the received strokes never overwrite the scene's own stroke log (64)")
+  func recordedLogSparesInputs() throws {
+    let folder = try temporaryFolder("overwrite")
+    try FileManager.default.createDirectory(
+      atPath: folder + "/out", withIntermediateDirectories: true)
+    try "".write(toFile: folder + "/out/strokes-received.jsonl", atomically: true, encoding: .utf8)
+    let scene = try String(contentsOfFile: Self.scene, encoding: .utf8)
+      .replacingOccurrences(of: "\"no-strokes.jsonl\"", with: "\"out/strokes-received.jsonl\"")
+      .replacingOccurrences(
+        of: "\"tum_fr1_xyz_first3s.txt\"", with: "\"\(Self.fixtures)/tum_fr1_xyz_first3s.txt\"")
+    try scene.write(toFile: folder + "/scene.json", atomically: true, encoding: .utf8)
+    let captured = CapturedOutput()
+    let code = run(
+      arguments: [
+        "render", folder + "/scene.json", "--strokes-port", "0", "--out", folder + "/out",
+      ], output: captured.output)
+    #expect(code == 64)
+    #expect(captured.standardError.contains("would overwrite the input"))
+  }
+
   @Test("a strokes port in use is a usage error (64) before any connection")
   func strokesPortInUse() throws {
     let holder = try TCPListener(endpoint: LoopbackEndpoint(port: 0))
