@@ -87,6 +87,34 @@ import Testing
     #expect(failure?.failure == .reset, "\(String(describing: failure))")
   }
 
+  @Test("a sender that resets mid-frame: the receiver reports 'reset' and keeps the whole frames")
+  func receiverSeesReset() throws {
+    let folder = try temporaryFolder("rx-reset")
+    var options = FrameReceiver.Options(
+      endpoint: LoopbackEndpoint(port: 0),
+      acceptor: BroadcastAcceptor(peerToken: "EXT", myToken: "APP", acceptTimeout: .seconds(5)),
+      outputDirectory: folder)
+    options.stop = StopSignal()
+    options.idleTimeout = .seconds(3)
+    let bound = PortBox()
+    let receiverOptions = options
+    let receiver = Background { try FrameReceiver(options: receiverOptions).run { bound.set($0) } }
+    let sender = BroadcastSender(
+      endpoint: try bound.wait(), transmissionToken: "EXT", receptionToken: "APP")
+    let connection = try sender.connect()
+    let frame = WireFrame.encode(
+      Image(width: 8, height: 8), format: .i420, sequence: 0, presentationMicroseconds: 0)
+    try connection.send(frame, timeout: .seconds(2))
+    try connection.send(Array(frame.prefix(50)), timeout: .seconds(2))
+    usleep(100_000)  // both sends arrive before the reset
+    connection.resetOnClose()
+    connection.close()
+    let summary = try receiver.value()
+    #expect(summary.frames == 1)
+    #expect(summary.failure?.failure == .reset, "\(String(describing: summary.failure))")
+    #expect(FileManager.default.fileExists(atPath: folder + "/frame_00000.png"))
+  }
+
   @Test("Ctrl-C's stop signal ends a blocked send and a waiting accept at once")
   func stopSignal() throws {
     let stop = StopSignal()
