@@ -111,12 +111,21 @@ let package = Package(
       dependencies: ["ARReplay", "ARSession", "ARFormats", "ARSupport", "ARRemoteAssist"],
       swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    // Shards of a render and their merge (Documentation/Scaling.md): file I/O and JSON only.
+    .target(name: "ARBatch", dependencies: ["ARSupport"], swiftSettings: cxxInterop),
+    // The remote-assist helper's screen as a frame sink (`arsim render --helper-view`).
+    .target(
+      name: "ARRemoteAssistView", dependencies: ["ARReplay", "ARRemoteAssist"],
+      swiftSettings: cxxInterop),
 
     // MARK: Tools
     // The command line: registers the built-in session kinds.
     .target(
       name: "ARSimCLI",
-      dependencies: ["ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARLive"],
+      dependencies: [
+        "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch", "ARRemoteAssistView",
+        "ARLive",
+      ],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
 
@@ -130,7 +139,7 @@ let package = Package(
       name: "ARReplayTests",
       dependencies: [
         "ARReplay", "ARSimCLI", "ARFormats", "ARSession", "ARRemoteAssist", "ARMeasure",
-        "ARDisplayer",
+        "ARDisplayer", "ARRemoteAssistView",
       ], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     // A user's own session kind, through the public API only.
@@ -145,6 +154,8 @@ let package = Package(
     .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
       swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI"], swiftSettings: cxxInterop),
     .testTarget(
       name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimCLI", "ARSimTesting"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),

@@ -1,4 +1,5 @@
 import ARFormats
+import ARRemoteAssistView
 import ARRender
 import ARReplay
 import ARSession
@@ -9,7 +10,8 @@ import Foundation
   import Glibc
 #endif
 
-/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--threads N]`.
+/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto[/N]] [--threads N]
+/// [--helper-view]`.
 enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
     -> ExitCode
@@ -17,7 +19,9 @@ enum RenderCommand {
     if arguments.contains(where: { $0 == "--strokes-port" || $0.hasPrefix("--strokes-port=") }) {
       return try StreamCommand.runRender(arguments, output: output, registry: registry)
     }
-    let args = try Arguments(arguments, valueOptions: ["--out", "--frames", "--threads"])
+    let args = try Arguments(
+      arguments, valueOptions: ["--out", "--frames", "--shard", "--threads"],
+      flagOptions: ["--helper-view"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
@@ -25,9 +29,20 @@ enum RenderCommand {
     let range = try args.value("--frames").map(parseRange)
     let scene = try ReplayScene.load(path: args.positionals[0], registry: registry)
     for warning in scene.warnings { output.printError("arsim render: warning: \(warning)") }
-    let directory = args.value("--out") ?? "Output/\(scene.name)"
+    let plan = try shardPlan(
+      args.value("--shard"), frames: range, scene: scene,
+      environment: ProcessInfo.processInfo.environment)
+    let directory = args.value("--out") ?? plan.defaultDirectory
     let progress = output.isTerminal ? ProgressLine(output: output) : nil
-    var options = ReplayOptions(outputDirectory: directory, frameRange: range, threads: threads)
+    var options = ReplayOptions(
+      outputDirectory: directory, frameRange: plan.frames, threads: threads)
+    options.runFields = plan.runFields
+    if args.has("--helper-view") {
+      guard scene.sessions.contains(where: { $0.key == "remoteAssist" }) else {
+        throw UsageError("--helper-view needs a scene with a remoteAssist section")
+      }
+      options.frameSinks = { setup in try HelperViewSink(setup).map { [$0] } ?? [] }
+    }
     if let progress {
       progress.endLineOnInterrupt()
       options.progress = { @Sendable p in progress.show(p) }
@@ -43,7 +58,8 @@ enum RenderCommand {
     let fps = Double(summary.framesWritten.count) / max(summary.totalSeconds, 1e-9)
     output.printError(
       "arsim render: \(summary.framesWritten.count) "
-        + (summary.framesWritten.count == 1 ? "frame" : "frames") + " → \(directory) "
+        + (summary.framesWritten.count == 1 ? "frame" : "frames")
+        + (plan.shard.map { " (shard \($0))" } ?? "") + " → \(directory) "
         + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)")
     return .ok
   }

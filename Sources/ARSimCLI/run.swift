@@ -9,8 +9,15 @@ let usage = """
   USAGE: arsim <command> [options]
 
   COMMANDS:
-    render SCENE.json [--out DIR] [--frames A..B] [--threads N]
-                            Replay a scene and write PNG frames, events, trace and run.json.
+    render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
+           [--helper-view]
+                            Replay a scene and write PNG frames, events, trace and run.json
+                            (--helper-view: also the remote helper's screen, DIR/helper/).
+    render SCENE.json --strokes-port Q [--host H] [--as-fast-as-possible] [--out DIR]
+           [--frames A..B] [--threads N]
+                            Render at wall-clock pace, taking stroke messages on a loopback port.
+    merge OUT SHARD_DIR... [--copy]
+                            Join the folders of render --shard runs into one (Scaling.md).
     track info FILE [--format F] [--times FILE] [--sensor FILE]
                [--camera-axes opencv|arkit] [--world-up y|z|minusY]
                             Summarise a camera track.
@@ -19,9 +26,6 @@ let usage = """
     strokes from-quickdraw FILE.ndjson --drawing N [--view WxH] [--scale S] [--start T]
                            [--speed F] [--out LOG.jsonl]
                             Turn a Quick, Draw! drawing into a stroke log (JSON Lines).
-    render SCENE.json --strokes-port Q [--host H] [--as-fast-as-possible] [--out DIR]
-                           [--frames A..B] [--threads N]
-                            Render at wall-clock pace, taking stroke messages on a loopback port.
     stream SCENE.json --port P --tx-token T --rx-token R [--host H] [--out DIR]
            [--frames A..B] [--threads N] [--pixel-format i420|bgra] [--as-fast-as-possible]
            [--strokes-port Q] [--connect-timeout S] [--handshake-timeout S] [--send-timeout S]
@@ -97,6 +101,7 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
     case "bench": code = try BenchCommand.run(rest, output: output)
     case "receive": code = try ReceiveCommand.run(rest, output: output)
     case "stream": code = try StreamCommand.run(rest, output: output, registry: registry)
+    case "merge": code = try MergeCommand.run(rest, output: output)
     case "help", "--help", "-h":
       output.print(usage)
       code = .ok

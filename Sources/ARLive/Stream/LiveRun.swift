@@ -139,7 +139,7 @@ public struct LiveRun {
       return [sink]
     }
     let isPaced = options.isPaced
-    replayOptions.runFields = { @Sendable in
+    replayOptions.finalRunFields = { @Sendable in
       [
         (
           "live",

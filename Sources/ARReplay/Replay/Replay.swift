@@ -26,6 +26,9 @@ public struct ReplayOptions: Sendable {
   public var writesFrames: Bool
   /// Which build of the rasterizer runs (default `.automatic`); the bytes are the same.
   public var instructionSet: InstructionSet = .automatic
+  /// Fields `run.json` gets after `warnings` (the command line's `sceneHash`, `sceneInputs`
+  /// and `shard`), in order.
+  public var runFields: [(String, JSONValue)] = []
   /// Extra sessions run after the scene's own each tick (the bench's stroke rig).
   var extraSessions: (@Sendable () -> [any Session])?
   /// Sinks that get every written frame after the PNG files (a socket stream, a video
@@ -34,9 +37,9 @@ public struct ReplayOptions: Sendable {
   /// Draws the sessions' on-screen text over each frame after rasterizing, before any sink
   /// (the HUD). Default none: frames are the rasterizer's bytes.
   public var overlay: (any FrameOverlay)?
-  /// Extra top-level run.json fields, asked for once the sinks have finished (a live stream's
-  /// counts). Default none.
-  public var runFields: (@Sendable () -> [(String, JSONValue)])?
+  /// Extra top-level run.json fields asked for once the sinks have finished (a live stream's
+  /// counts), after all others. Default none.
+  public var finalRunFields: (@Sendable () -> [(String, JSONValue)])?
 
   /// Creates options.
   public init(
@@ -302,7 +305,12 @@ public struct Replay {
             })
       ),
     ])
-    if case .object(let fields) = json, let extra = options.runFields?() {
+    // The caller's fields (scene hash, shard) go before the timing.
+    if case .object(var pairs) = json, let timing = pairs.firstIndex(where: { $0.0 == "timing" }) {
+      pairs.insert(contentsOf: options.runFields, at: timing)
+      json = .object(pairs)
+    }
+    if case .object(let fields) = json, let extra = options.finalRunFields?() {
       json = .object(fields + extra)
     }
     try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: directory + "/run.json")
