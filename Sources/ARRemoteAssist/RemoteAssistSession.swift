@@ -102,6 +102,11 @@ public final class RemoteAssistSession: Session {
   public func update(_ context: inout TickContext) {
     placedMessageIndices.removeAll(keepingCapacity: true)
     // Compared in integer microseconds so τ = k/60 and a log's decimal times agree exactly.
+    if let stream = messages as? DataStreamSource {
+      for notice in stream.notices(dueBy: context.microseconds) {
+        context.emit(notice.name, notice.fields)
+      }
+    }
     while let message = messages.nextMessage(dueBy: context.microseconds) {
       deliver(message, index: nextMessage, context: &context)
       nextMessage += 1

@@ -15,7 +15,8 @@ public enum ExitCode: Int32, Sendable {
   case badData = 65
   /// A missing or unreadable input file (EX_NOINPUT).
   case missingInput = 66
-  /// A live peer is absent, too slow or went away (EX_UNAVAILABLE).
+  /// A tool or file ARSim needs is not installed (ffmpeg), or a live peer is absent, too slow or
+  /// went away (EX_UNAVAILABLE).
   case unavailable = 69
   /// An internal error (EX_SOFTWARE).
   case internalError = 70

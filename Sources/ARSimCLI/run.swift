@@ -10,14 +10,21 @@ let usage = """
 
   COMMANDS:
     render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
-           [--helper-view]
+           [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--report]
                             Replay a scene and write PNG frames, events, trace and run.json
-                            (--helper-view: also the remote helper's screen, DIR/helper/).
+                            (--helper-view: also the remote helper's screen, DIR/helper/; a
+                            collaborative scene: one folder per participant); --hud draws
+                            the apps' on-screen text, --video also encodes the frames
+                            (ffmpeg), --report writes report.html.
     render SCENE.json --strokes-port Q [--host H] [--as-fast-as-possible] [--out DIR]
            [--frames A..B] [--threads N]
                             Render at wall-clock pace, taking stroke messages on a loopback port.
     merge OUT SHARD_DIR... [--copy]
                             Join the folders of render --shard runs into one (Scaling.md).
+    video DIR OUT.mp4 [--fps F] [--crf N] [--preset P]
+                            Encode an output folder's frames as an H.264 MP4 (ffmpeg); one
+                            OUT-<view>.mp4 per participant view.
+    report DIR              Write DIR/report.html: contact sheet, event timeline, map, timings.
     track info FILE [--format F] [--times FILE] [--sensor FILE]
                [--camera-axes opencv|arkit] [--world-up y|z|minusY]
                             Summarise a camera track.
@@ -38,7 +45,7 @@ let usage = """
     compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
             [--diff OUT] [--exact]
                             Compare two PNG files or two folders of PNGs.
-    bench [B1|B2|B3 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
+    bench [B1|B2|B3|B4 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
           [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE]
           [--out DIR]
                             Run the rendering benchmarks (Documentation/Performance.md).
@@ -50,8 +57,9 @@ let usage = """
   command's lines of it.
 
   Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input,
-  69 live peer unavailable, 70 internal, 71 system error, 73 cannot create output,
-  76 live protocol error, 130 interrupted.
+  69 unavailable (a needed tool missing: ffmpeg; a live peer refused, timed out or went away),
+  70 internal, 71 system error, 73 cannot create output, 76 live protocol error,
+  130 interrupted.
   """
 
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
@@ -102,6 +110,8 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
     case "receive": code = try ReceiveCommand.run(rest, output: output)
     case "stream": code = try StreamCommand.run(rest, output: output, registry: registry)
     case "merge": code = try MergeCommand.run(rest, output: output)
+    case "video": code = try VideoCommand.run(rest, output: output)
+    case "report": code = try ReportCommand.run(rest, output: output)
     case "help", "--help", "-h":
       output.print(usage)
       code = .ok
@@ -112,6 +122,9 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
   } catch let error as UsageError {
     output.printError("arsim \(command): \(error.message)")
     code = .usage
+  } catch let error as ToolUnavailable {
+    output.printError("arsim \(command): error: \(error.message)")
+    code = .unavailable
   } catch let error as any LocatedError {
     output.printError("arsim \(command): error: \(error.description)")
     code = ExitCode(error.kind)
