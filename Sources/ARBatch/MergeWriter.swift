@@ -118,13 +118,81 @@ struct MergeWriter {
           folder + "/" + name, frames: run.expectedFrames,
           everyFrameOnce: name == "trace.jsonl" ? run.framesWritten : nil)
       }
-      try concatenation.commit()
-      counts[name] = concatenation.lines
-      if name == "events.jsonl" { eventNames[view] = concatenation.eventNames }
+      let perFrame =
+        ["trace.jsonl", "events.jsonl"].contains(name) || concatenation.framedLines > 0
+      if perFrame {
+        try concatenation.commit()
+        counts[name] = concatenation.lines
+        if name == "events.jsonl" { eventNames[view] = concatenation.eventNames }
+      } else {
+        // No line names a frame: a log of the whole run up to the shard's last frame (a
+        // collaborative scene's messages.jsonl). Each shard's is a prefix of the next one's,
+        // and the last shard's is the full run's.
+        concatenation.abandon()
+        let paths = shards.map {
+          (view.isEmpty ? $0.directory : $0.directory + "/" + view) + "/" + name
+        }
+        for (shorter, longer) in zip(paths, paths.dropFirst()) {
+          guard try Self.isPrefix(shorter, of: longer) else {
+            throw InputError(
+              .badData, InputLocation(file: longer),
+              "its lines name no frame, so it is read as a log of the run up to the shard's last "
+                + "frame, but it does not begin with \(shorter) (the previous shard's): the "
+                + "shards' logs disagree")
+          }
+        }
+        var last = try LineConcatenation(target: target + "/" + name)
+        try last.append(paths[paths.count - 1], frames: nil, everyFrameOnce: nil)
+        try last.commit()
+        counts[name] = last.lines
+      }
     }
     lineCounts[view] = counts
     if !view.isEmpty { try writeRunFile(view: view, shards: shards, summary: nil) }
     return counts
+  }
+
+  /// Whether the bytes of file `a` are the first bytes of file `b`.
+  /// - Throws: `InputError` `.missingInput` when one cannot be read.
+  static func isPrefix(_ a: String, of b: String) throws -> Bool {
+    let x = open(a, O_RDONLY)
+    guard x >= 0 else {
+      throw InputError(.missingInput, InputLocation(file: a), String(cString: strerror(errno)))
+    }
+    defer { close(x) }
+    let y = open(b, O_RDONLY)
+    guard y >= 0 else {
+      throw InputError(.missingInput, InputLocation(file: b), String(cString: strerror(errno)))
+    }
+    defer { close(y) }
+    var first = [UInt8](repeating: 0, count: 1 << 20)
+    var second = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let n = try readFully(x, &first, a)
+      if n == 0 { return true }
+      let m = try readFully(y, &second, b)
+      guard m >= n, first[0..<n] == second[0..<n] else { return false }
+      if n < first.count { return true }  // `a` ended
+    }
+  }
+
+  /// Reads until `buffer` is full or the file ends; returns the bytes read.
+  private static func readFully(_ fd: Int32, _ buffer: inout [UInt8], _ path: String) throws
+    -> Int
+  {
+    var total = 0
+    while total < buffer.count {
+      let n = buffer.withUnsafeMutableBytes { raw in
+        read(fd, raw.baseAddress.map { $0 + total }, raw.count - total)
+      }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw InputError(.badData, InputLocation(file: path), String(cString: strerror(errno)))
+      }
+      if n == 0 { break }
+      total += n
+    }
+    return total
   }
 
   /// Hard-links (or copies) `source` to `path` through a temporary name and a rename.

@@ -86,3 +86,43 @@ struct ShardViewsTests {
     #expect(result.standardError.contains("has no view folder 'alice'"), "\(result.standardError)")
   }
 }
+
+/// A collaborative scene's `messages.jsonl` holds every message of the run up to the last
+/// frame's tick, with no frame numbers: each shard's is a prefix of the next shard's, and the
+/// merged one is the last shard's (the full run's).
+@Suite("arsim merge: logs of the whole run (no frame per line)")
+struct ShardRunLogTests {
+  let fixture: ShardFixture
+
+  init() throws { fixture = try ShardFixture() }
+
+  /// Message lines sent at τ = k / 10 s, k = 0…n − 1.
+  static func log(_ n: Int) -> String {
+    (0..<n).map { "{\"sequence\":\($0),\"t\":\(Double($0) / 10),\"from\":\"alice\"}\n" }.joined()
+  }
+
+  @Test("the last shard's log is kept when each is a prefix of the next; otherwise refused (65)")
+  func prefixes() throws {
+    defer { fixture.remove() }
+    // Shards end at frames 7, 15, 23, 30 (τ 0.23, 0.5, 0.77, 1.0 s): 3, 6, 8 and 11 messages.
+    let counts = [3, 6, 8, 11]
+    var shards: [String] = []
+    for (i, n) in counts.enumerated() {
+      let shard = try fixture.renderShard(i + 1, of: 4)
+      try Data(Self.log(n).utf8).write(to: URL(fileURLWithPath: shard + "/messages.jsonl"))
+      shards.append(shard)
+    }
+    let merged = fixture.root + "/merged"
+    let result = fixture.arsim(["merge", merged] + shards)
+    #expect(result.code == 0, "\(result.standardError)")
+    #expect(try String(contentsOfFile: merged + "/messages.jsonl", encoding: .utf8) == Self.log(11))
+    // Shard 3's log loses a line in the middle: it no longer begins with shard 2's.
+    let lines = Self.log(8).split(separator: "\n")
+    let broken = (lines.prefix(4) + lines.dropFirst(5)).joined(separator: "\n") + "\n"
+    try Data(broken.utf8).write(to: URL(fileURLWithPath: shards[2] + "/messages.jsonl"))
+    let refused = fixture.arsim(["merge", fixture.root + "/m2"] + shards)
+    #expect(refused.code == 65)
+    #expect(refused.standardError.contains("does not begin with"), "\(refused.standardError)")
+    #expect(refused.standardError.contains("shard-3/messages.jsonl: its lines name no frame"))
+  }
+}
