@@ -84,9 +84,10 @@ struct MergeWriter {
       let folder = view.isEmpty ? run.directory : run.directory + "/" + view
       let files = try Self.entries(of: folder).files
       let frames = Set(run.framesWritten)
-      // Every frame of the shard has its image at the top level.
-      if view.isEmpty {
-        let present = Set(files.filter { $0.hasPrefix("frame_") }.compactMap(Self.frameNumber))
+      // Every frame of the shard has its image at the top level, and in each view folder that
+      // holds frames.
+      let present = Set(files.filter { $0.hasPrefix("frame_") }.compactMap(Self.frameNumber))
+      if view.isEmpty || !present.isEmpty {
         let absent = frames.subtracting(present)
         if !absent.isEmpty {
           throw InputError(

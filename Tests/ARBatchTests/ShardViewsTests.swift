@@ -80,6 +80,15 @@ struct ShardViewsTests {
       result.standardError.contains(
         "messages.jsonl:8: field 'frame': frame 3 is not one of this shard's frames 24..30"),
       "\(result.standardError)")
+    try FileManager.default.removeItem(atPath: shards[3] + "/messages.jsonl")
+    try Data().write(to: URL(fileURLWithPath: shards[3] + "/messages.jsonl"))
+    try FileManager.default.removeItem(atPath: shards[1] + "/alice/frame_00012.png")
+    result = fixture.arsim(["merge", fixture.root + "/m3"] + shards)
+    #expect(result.code == 66)
+    #expect(
+      result.standardError.contains(
+        "alice: shard 2/4: run.json lists frames whose frame_NNNNN.png files are missing: 12"),
+      "\(result.standardError)")
     try FileManager.default.removeItem(atPath: shards[0] + "/alice")
     result = fixture.arsim(["merge", fixture.root + "/m2"] + shards)
     #expect(result.code == 66)
