@@ -108,12 +108,18 @@ let package = Package(
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
     // Shards of a render and their merge (Documentation/Scaling.md): file I/O and JSON only.
     .target(name: "ARBatch", dependencies: ["ARSupport"], swiftSettings: cxxInterop),
+    // The remote-assist helper's screen as a frame sink (`arsim render --helper-view`).
+    .target(
+      name: "ARRemoteAssistView", dependencies: ["ARReplay", "ARRemoteAssist"],
+      swiftSettings: cxxInterop),
 
     // MARK: Tools
     // The command line: registers the built-in session kinds.
     .target(
       name: "ARSimCLI",
-      dependencies: ["ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch"],
+      dependencies: [
+        "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch", "ARRemoteAssistView",
+      ],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
 
@@ -127,7 +133,7 @@ let package = Package(
       name: "ARReplayTests",
       dependencies: [
         "ARReplay", "ARSimCLI", "ARFormats", "ARSession", "ARRemoteAssist", "ARMeasure",
-        "ARDisplayer",
+        "ARDisplayer", "ARRemoteAssistView",
       ], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     // A user's own session kind, through the public API only.

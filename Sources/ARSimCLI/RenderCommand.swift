@@ -1,4 +1,5 @@
 import ARFormats
+import ARRemoteAssistView
 import ARRender
 import ARReplay
 import ARSession
@@ -9,13 +10,15 @@ import Foundation
   import Glibc
 #endif
 
-/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto[/N]] [--threads N]`.
+/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto[/N]] [--threads N]
+/// [--helper-view]`.
 enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
     -> ExitCode
   {
     let args = try Arguments(
-      arguments, valueOptions: ["--out", "--frames", "--shard", "--threads"])
+      arguments, valueOptions: ["--out", "--frames", "--shard", "--threads"],
+      flagOptions: ["--helper-view"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
@@ -31,6 +34,12 @@ enum RenderCommand {
     var options = ReplayOptions(
       outputDirectory: directory, frameRange: plan.frames, threads: threads)
     options.runFields = plan.runFields
+    if args.has("--helper-view") {
+      guard scene.sessions.contains(where: { $0.key == "remoteAssist" }) else {
+        throw UsageError("--helper-view needs a scene with a remoteAssist section")
+      }
+      options.frameSinks = { setup in try HelperViewSink(setup).map { [$0] } ?? [] }
+    }
     if let progress {
       progress.endLineOnInterrupt()
       options.progress = { @Sendable p in progress.show(p) }

@@ -10,7 +10,9 @@ let usage = """
 
   COMMANDS:
     render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
-                            Replay a scene and write PNG frames, events, trace and run.json.
+           [--helper-view]
+                            Replay a scene and write PNG frames, events, trace and run.json
+                            (--helper-view: also the remote helper's screen, DIR/helper/).
     merge OUT SHARD_DIR... [--copy]
                             Join the folders of render --shard runs into one (Scaling.md).
     track info FILE [--format F] [--times FILE] [--sensor FILE]
