@@ -101,6 +101,9 @@ let package = Package(
     .target(
       name: "ARDisplayer", dependencies: ["ARSession", "ARFormats", "ARMath", "ARScene"],
       swiftSettings: cxxInterop),
+    .target(
+      name: "ARCollaboration", dependencies: ["ARSession", "ARFormats", "ARMath", "ARScene"],
+      swiftSettings: cxxInterop),
     // The scene file's common part, the frame loop, outputs and the bench: no app.
     .target(
       name: "ARReplay", dependencies: ["ARSession", "ARFormats", "ARRender"],
@@ -119,6 +122,7 @@ let package = Package(
       name: "ARSimCLI",
       dependencies: [
         "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch", "ARRemoteAssistView",
+        "ARCollaboration",
       ],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
@@ -146,6 +150,17 @@ let package = Package(
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARSessionTests", dependencies: ["ARSession", "ARMath", "ARSupport"],
+      swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARCollaborationTests",
+      dependencies: [
+        "ARCollaboration", "ARSession", "ARMath", "ARScene", "ARFormats", "ARReplay", "ARSimCLI",
+        "ARRender",
+      ],
+      exclude: ["__Fixtures__"],
+      swiftSettings: cxxInterop),
     .testTarget(
       name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimCLI", "ARSimTesting"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),

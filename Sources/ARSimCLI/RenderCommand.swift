@@ -11,13 +11,13 @@ import Foundation
 #endif
 
 /// `arsim render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto[/N]] [--threads N]
-/// [--helper-view]`.
+/// [--helper-view] [--participant ID]`.
 enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
     -> ExitCode
   {
     let args = try Arguments(
-      arguments, valueOptions: ["--out", "--frames", "--shard", "--threads"],
+      arguments, valueOptions: ["--out", "--frames", "--shard", "--threads", "--participant"],
       flagOptions: ["--helper-view"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
@@ -43,6 +43,20 @@ enum RenderCommand {
     if let progress {
       progress.endLineOnInterrupt()
       options.progress = { @Sendable p in progress.show(p) }
+    }
+    let participant = args.value("--participant")
+    if scene.multiView != nil {
+      let summary = try MultiViewReplay(scene: scene).run(
+        options, only: participant.map { [$0] })
+      progress?.finish()
+      let frames = summary.views.map(\.summary.framesWritten.count).reduce(0, +)
+      output.printError(
+        "arsim render: \(summary.views.count) views, \(frames) frames → \(directory) "
+          + "(\(formatted(summary.totalSeconds, 1)) s)")
+      return .ok
+    }
+    if participant != nil {
+      throw UsageError("--participant needs a scene with participants (a collaboration section)")
     }
     let summary = try Replay(scene: scene).run(options)
     progress?.finish()

@@ -10,9 +10,10 @@ let usage = """
 
   COMMANDS:
     render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
-           [--helper-view]
+           [--helper-view] [--participant ID]
                             Replay a scene and write PNG frames, events, trace and run.json
-                            (--helper-view: also the remote helper's screen, DIR/helper/).
+                            (--helper-view: also the remote helper's screen, DIR/helper/; a
+                            collaborative scene: one folder per participant).
     merge OUT SHARD_DIR... [--copy]
                             Join the folders of render --shard runs into one (Scaling.md).
     track info FILE [--format F] [--times FILE] [--sensor FILE]
@@ -26,7 +27,7 @@ let usage = """
     compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
             [--diff OUT] [--exact]
                             Compare two PNG files or two folders of PNGs.
-    bench [B1|B2|B3 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
+    bench [B1|B2|B3|B4 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
           [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE]
           [--out DIR]
                             Run the rendering benchmarks (Documentation/Performance.md).
