@@ -84,10 +84,10 @@ struct MergeWriter {
       let folder = view.isEmpty ? run.directory : run.directory + "/" + view
       let files = try Self.entries(of: folder).files
       let frames = Set(run.framesWritten)
-      // Every frame of the shard has its image at the top level, and in each view folder that
-      // holds frames.
+      // Every frame of the shard has its image at the top level (unless the frames are the
+      // views', `views[].framesWritten`), and in each view folder that holds frames.
       let present = Set(files.filter { $0.hasPrefix("frame_") }.compactMap(Self.frameNumber))
-      if view.isEmpty || !present.isEmpty {
+      if (view.isEmpty && run.run["framesWritten"] != nil) || !present.isEmpty {
         let absent = frames.subtracting(present)
         if !absent.isEmpty {
           throw InputError(
@@ -245,6 +245,22 @@ struct MergeWriter {
       merged = merged.setting("threads", .integer(threads))
     }
     if merged["shard"] != nil { merged = merged.setting("shard", .null) }
+    // A scene with several views: per view, its frames and its events.jsonl's lines; the AR
+    // ticks run are the last shard's (ticks up to the last frame, as in a full run).
+    if let ticks = runs[runs.count - 1]["ticks"] { merged = merged.setting("ticks", ticks) }
+    if case .array(let views) = merged["views"] {
+      merged = merged.setting(
+        "views",
+        .array(
+          views.map { entry in
+            guard let name = entry["name"]?.stringValue else { return entry }
+            var out = entry.setting("framesWritten", .array(frames.map { .integer($0) }))
+            if let events = lineCounts[name]?["events.jsonl"] {
+              out = out.setting("events", .integer(events))
+            }
+            return out
+          }))
+    }
     if merged["timing"] != nil {
       merged = merged.setting("timing", Self.summedTiming(runs, frames: frames.count))
     }

@@ -157,3 +157,49 @@ struct ShardRunLogTests {
     #expect(refused.standardError.contains("shard-3/messages.jsonl: its lines name no frame"))
   }
 }
+
+/// The bundled collaborative scene (three participants' views in `DIR/A/`, `DIR/B/`, `DIR/C/`,
+/// `DIR/messages.jsonl`, a top-level run.json listing the views) as 3 shards of frames 0..2 (one frame each).
+@Suite("arsim merge: the bundled collaborative scene")
+struct ShardCollaborationTests {
+  @Test("3 shards of collab-three merge to the single run: every view, messages.jsonl, run.json")
+  func collaboration() throws {
+    let fixture = try ShardFixture()
+    defer { fixture.remove() }
+    let scene = ShardFixture.repository + "/Scenes/collab-three.json"
+    let single = fixture.root + "/full"
+    let full = fixture.arsim(["render", scene, "--frames", "0..2", "--out", single])
+    #expect(full.code == 0, "\(full.standardError)")
+    var shards: [String] = []
+    for i in 1...3 {
+      let out = fixture.root + "/shard-\(i)"
+      let result = fixture.arsim(
+        ["render", scene, "--frames", "0..2", "--shard", "\(i)/3", "--out", out])
+      #expect(result.code == 0, "\(result.standardError)")
+      shards.append(out)
+    }
+    let merged = fixture.root + "/merged"
+    let result = fixture.arsim(["merge", merged] + shards)
+    #expect(result.code == 0, "\(result.standardError)")
+    #expect(result.standardError.contains("views A, B, C"))
+    #expect(try fixture.names(merged) == fixture.names(single))
+    for view in ["A", "B", "C"] {
+      let names = try fixture.names(single + "/" + view)
+      #expect(names.filter { $0.hasPrefix("frame_") }.count == 3)
+      #expect(try fixture.names(merged + "/" + view) == names)
+      for name in names where name != "run.json" {
+        #expect(
+          try fixture.bytes(merged + "/\(view)/" + name)
+            == fixture.bytes(single + "/\(view)/" + name),
+          "\(view)/\(name)")
+      }
+      #expect(try fixture.runFile(merged + "/" + view) == fixture.runFile(single + "/" + view))
+    }
+    let messages = try fixture.bytes(single + "/messages.jsonl")
+    #expect(!messages.isEmpty)
+    // (Within these first frames every shard's log is the same; ShardRunLogTests covers logs
+    // that grow from shard to shard.)
+    #expect(try fixture.bytes(merged + "/messages.jsonl") == messages)
+    #expect(try fixture.runFile(merged) == fixture.runFile(single))
+  }
+}
