@@ -65,6 +65,9 @@ let package = Package(
     .target(name: "CPUFeatures", path: "Sources/CPUFeatures"),
     .systemLibrary(
       name: "CGLM", path: "Sources/CGLM", providers: [.apt(["libglm-dev"])]),
+    .systemLibrary(
+      name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev", "pkg-config"])]),
 
     // MARK: Public
     // Located errors, file I/O and JSON text: below formats and rendering alike.
@@ -115,6 +118,14 @@ let package = Package(
     .target(
       name: "ARRemoteAssistView", dependencies: ["ARReplay", "ARRemoteAssist"],
       swiftSettings: cxxInterop),
+    // Outputs people watch (issue 20): on-screen text, MP4 video through ffmpeg, report.html.
+    .target(name: "ARText", dependencies: ["ARRenderCore", "CFreeType"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARVideoExport", dependencies: ["ARRender", "ARReplay"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARHeadsUpDisplay", dependencies: ["ARReplay", "ARSession", "ARText"],
+      swiftSettings: cxxInterop),
+    .target(name: "ARReport", dependencies: ["ARRender"], swiftSettings: cxxInterop),
 
     // MARK: Tools
     // The command line: registers the built-in session kinds.
@@ -122,7 +133,7 @@ let package = Package(
       name: "ARSimCLI",
       dependencies: [
         "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch", "ARRemoteAssistView",
-        "ARCollaboration",
+        "ARCollaboration", "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay",
       ],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
@@ -130,6 +141,13 @@ let package = Package(
     // MARK: Tests
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARMediaTests",
+      dependencies: [
+        "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARRender", "ARReplay",
+        "ARSimCLI", "ARSession", "ARMeasure", "ARSimTesting",
+      ],
+      exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer"], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),

@@ -98,6 +98,11 @@ public final class RemoteAssistSession: Session {
   /// Delivers the messages due by this tick (t ≤ τ, integer µs), then turns up to `pointsPerFrame` queued points into spheres.
   public func update(_ context: inout TickContext) {
     // Compared in integer microseconds so τ = k/60 and a log's decimal times agree exactly.
+    if let stream = messages as? DataStreamSource {
+      for notice in stream.notices(dueBy: context.microseconds) {
+        context.emit(notice.name, notice.fields)
+      }
+    }
     while let message = messages.nextMessage(dueBy: context.microseconds) {
       deliver(message, index: nextMessage, context: &context)
       nextMessage += 1

@@ -10,12 +10,18 @@ let usage = """
 
   COMMANDS:
     render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
-           [--helper-view] [--participant ID]
+           [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--report]
                             Replay a scene and write PNG frames, events, trace and run.json
                             (--helper-view: also the remote helper's screen, DIR/helper/; a
-                            collaborative scene: one folder per participant).
+                            collaborative scene: one folder per participant); --hud draws
+                            the apps' on-screen text, --video also encodes the frames
+                            (ffmpeg), --report writes report.html.
     merge OUT SHARD_DIR... [--copy]
                             Join the folders of render --shard runs into one (Scaling.md).
+    video DIR OUT.mp4 [--fps F] [--crf N] [--preset P]
+                            Encode an output folder's frames as an H.264 MP4 (ffmpeg); one
+                            OUT-<view>.mp4 per participant view.
+    report DIR              Write DIR/report.html: contact sheet, event timeline, map, timings.
     track info FILE [--format F] [--times FILE] [--sensor FILE]
                [--camera-axes opencv|arkit] [--world-up y|z|minusY]
                             Summarise a camera track.
@@ -35,8 +41,8 @@ let usage = """
   arsim --version prints the version; arsim help prints this text, arsim COMMAND --help a
   command's lines of it.
 
-  Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 70 internal,
-  73 cannot create output.
+  Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 69 a needed
+  tool missing (ffmpeg), 70 internal, 73 cannot create output.
   """
 
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
@@ -85,6 +91,8 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
     case "compare": code = try CompareCommand.run(rest, output: output)
     case "bench": code = try BenchCommand.run(rest, output: output)
     case "merge": code = try MergeCommand.run(rest, output: output)
+    case "video": code = try VideoCommand.run(rest, output: output)
+    case "report": code = try ReportCommand.run(rest, output: output)
     case "help", "--help", "-h":
       output.print(usage)
       code = .ok
@@ -95,6 +103,9 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
   } catch let error as UsageError {
     output.printError("arsim \(command): \(error.message)")
     code = .usage
+  } catch let error as ToolUnavailable {
+    output.printError("arsim \(command): error: \(error.message)")
+    code = .unavailable
   } catch let error as any LocatedError {
     output.printError("arsim \(command): error: \(error.description)")
     code = ExitCode(error.kind)
