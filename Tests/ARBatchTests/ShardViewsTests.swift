@@ -60,28 +60,6 @@ struct ShardViewsTests {
     #expect(!FileManager.default.fileExists(atPath: merged + "/notes.txt"))
   }
 
-  @Test(
-    "the helper's view (render --helper-view: DIR/helper/frame_NNNNN.png) merges like a single run's"
-  )
-  func helperView() throws {
-    defer { fixture.remove() }
-    let single = fixture.root + "/full"
-    let full = fixture.arsim(["render", fixture.scene, "--helper-view", "--out", single])
-    #expect(full.code == 0, "\(full.standardError)")
-    let shards = try (1...3).map { try fixture.renderShard($0, of: 3, options: ["--helper-view"]) }
-    let merged = fixture.root + "/merged"
-    let result = fixture.arsim(["merge", merged] + shards)
-    #expect(result.code == 0, "\(result.standardError)")
-    #expect(result.standardError.contains("views helper"))
-    let names = try fixture.names(single + "/helper")
-    #expect(names.count == 31)
-    #expect(try fixture.names(merged + "/helper") == names)
-    for name in names {
-      #expect(
-        try fixture.bytes(merged + "/helper/" + name) == fixture.bytes(single + "/helper/" + name))
-    }
-  }
-
   @Test("a line naming another shard's frame, and a view only some shards have, are refused")
   func refusals() throws {
     defer { fixture.remove() }
