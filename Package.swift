@@ -70,6 +70,9 @@ let package = Package(
       name: "CPNGWriter", dependencies: ["CISAL", "CPUFeatures"], path: "Sources/CPNGWriter"),
     .systemLibrary(
       name: "CGLM", path: "Sources/CGLM", providers: [.apt(["libglm-dev"])]),
+    .systemLibrary(
+      name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev", "pkg-config"])]),
 
     // MARK: Public
     // Located errors, file I/O and JSON text: below formats and rendering alike.
@@ -115,6 +118,11 @@ let package = Package(
     .target(
       name: "ARReplay", dependencies: ["ARSession", "ARFormats", "ARRender"],
       swiftSettings: cxxInterop),
+    // Live streaming and live strokes over loopback sockets (seed 004): above the frame loop.
+    .target(
+      name: "ARLive",
+      dependencies: ["ARReplay", "ARSession", "ARFormats", "ARSupport", "ARRemoteAssist"],
+      swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
     // Shards of a render and their merge (Documentation/Scaling.md): file I/O and JSON only.
     .target(name: "ARBatch", dependencies: ["ARSupport"], swiftSettings: cxxInterop),
@@ -122,6 +130,14 @@ let package = Package(
     .target(
       name: "ARRemoteAssistView", dependencies: ["ARReplay", "ARRemoteAssist"],
       swiftSettings: cxxInterop),
+    // Outputs people watch (issue 20): on-screen text, MP4 video through ffmpeg, report.html.
+    .target(name: "ARText", dependencies: ["ARRenderCore", "CFreeType"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARVideoExport", dependencies: ["ARRender", "ARReplay"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARHeadsUpDisplay", dependencies: ["ARReplay", "ARSession", "ARText"],
+      swiftSettings: cxxInterop),
+    .target(name: "ARReport", dependencies: ["ARRender"], swiftSettings: cxxInterop),
 
     // MARK: Tools
     // The command line: registers the built-in session kinds.
@@ -129,7 +145,7 @@ let package = Package(
       name: "ARSimCLI",
       dependencies: [
         "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch", "ARRemoteAssistView",
-        "ARCollaboration",
+        "ARCollaboration", "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARLive",
       ],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
@@ -137,6 +153,13 @@ let package = Package(
     // MARK: Tests
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARMediaTests",
+      dependencies: [
+        "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARRender", "ARReplay",
+        "ARSimCLI", "ARSession", "ARMeasure", "ARSimTesting",
+      ],
+      exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer", "CPNGWriter"],
       exclude: ["__Fixtures__"],
@@ -153,6 +176,10 @@ let package = Package(
       name: "CustomSessionTests",
       dependencies: ["ARSimCLI", "ARReplay", "ARSession", "ARRender", "ARScene", "ARMath"],
       swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARLiveTests",
+      dependencies: ["ARLive", "ARSimCLI", "ARFormats", "ARSupport", "ARRender"],
+      exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
       swiftSettings: cxxInterop),

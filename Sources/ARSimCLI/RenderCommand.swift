@@ -2,8 +2,10 @@ import ARFormats
 import ARRemoteAssistView
 import ARRender
 import ARReplay
+import ARReport
 import ARSession
 import ARSupport
+import ARVideoExport
 import Foundation
 
 #if canImport(Glibc)
@@ -11,14 +13,18 @@ import Foundation
 #endif
 
 /// `arsim render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto[/N]] [--threads N]
-/// [--helper-view] [--participant ID]`.
+/// [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--report]`.
 enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
     -> ExitCode
   {
+    if arguments.contains(where: { $0 == "--strokes-port" || $0.hasPrefix("--strokes-port=") }) {
+      return try StreamCommand.runRender(arguments, output: output, registry: registry)
+    }
     let args = try Arguments(
-      arguments, valueOptions: ["--out", "--frames", "--shard", "--threads", "--participant"],
-      flagOptions: ["--helper-view"])
+      arguments,
+      valueOptions: ["--out", "--frames", "--shard", "--threads", "--participant", "--video"],
+      flagOptions: ["--helper-view", "--report", "--hud"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
@@ -38,12 +44,19 @@ enum RenderCommand {
       guard scene.sessions.contains(where: { $0.key == "remoteAssist" }) else {
         throw UsageError("--helper-view needs a scene with a remoteAssist section")
       }
+      // A shard would start without the frames its first helper frames show, and `arsim merge`
+      // does not join helper/ folders.
+      guard args.value("--shard") == nil else {
+        throw UsageError("--helper-view cannot be combined with --shard")
+      }
       options.frameSinks = { setup in try HelperViewSink(setup).map { [$0] } ?? [] }
     }
     if let progress {
       progress.endLineOnInterrupt()
       options.progress = { @Sendable p in progress.show(p) }
     }
+    let video = try addWatchOutputs(
+      args, scene: scene, multiView: scene.multiView != nil, to: &options)
     let participant = args.value("--participant")
     if scene.multiView != nil {
       let summary = try MultiViewReplay(scene: scene).run(
@@ -53,7 +66,7 @@ enum RenderCommand {
       output.printError(
         "arsim render: \(summary.views.count) views, \(frames) frames → \(directory) "
           + "(\(formatted(summary.totalSeconds, 1)) s)")
-      return .ok
+      return try finishWatchOutputs(args, video: video, directory: directory, output: output)
     }
     if participant != nil {
       throw UsageError("--participant needs a scene with participants (a collaboration section)")
@@ -72,7 +85,7 @@ enum RenderCommand {
         + (summary.framesWritten.count == 1 ? "frame" : "frames")
         + (plan.shard.map { " (shard \($0))" } ?? "") + " → \(directory) "
         + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)")
-    return .ok
+    return try finishWatchOutputs(args, video: video, directory: directory, output: output)
   }
 
   /// The number of `frame_NNNNN.png` files in `directory` that this run did not write.

@@ -27,6 +27,24 @@ public struct FrameTiming: Sendable {
   public var encodeQueueWait: Duration = .zero
   /// From the end of encoding to the start of the commit (waiting for earlier frames).
   public var commitWait: Duration = .zero
+
+  /// Creates a timing (a sink's own, e.g. a stream's conversion and send times); the pipeline's
+  /// waits default to zero.
+  public init(
+    frame: Int, sceneUpdate: Duration, render: Duration, encode: Duration, write: Duration,
+    traceLine: Duration = .zero, submitWait: Duration = .zero, encodeQueueWait: Duration = .zero,
+    commitWait: Duration = .zero
+  ) {
+    self.frame = frame
+    self.sceneUpdate = sceneUpdate
+    self.render = render
+    self.encode = encode
+    self.write = write
+    self.traceLine = traceLine
+    self.submitWait = submitWait
+    self.encodeQueueWait = encodeQueueWait
+    self.commitWait = commitWait
+  }
 }
 
 /// Encodes frames on worker threads while the scene thread renders the next ones, and commits
