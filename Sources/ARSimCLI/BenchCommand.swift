@@ -18,7 +18,7 @@ enum BenchCommand {
     var scenes: [BenchScene] = []
     for name in args.positionals {
       guard let scene = BenchScene(rawValue: name.uppercased()) else {
-        throw UsageError("unknown benchmark '\(name)' (B1, B2, B3)")
+        throw UsageError("unknown benchmark \(InputText.quoted(name)) (B1, B2, B3)")
       }
       scenes.append(scene)
     }
@@ -29,13 +29,14 @@ enum BenchCommand {
     settings.supersampling = try args.integer("--supersampling", in: 1...8) ?? 1
     settings.png = args.value("--png") ?? "fast"
     guard ["fast", "small"].contains(settings.png) else {
-      throw UsageError("--png '\(settings.png)': expected fast or small")
+      throw UsageError("--png \(InputText.quoted(settings.png)): expected fast or small")
     }
     if let name = args.value("--instruction-set") {
       // Case-insensitive, like the scene names (`AVX2`, `b3`).
       guard let instructionSet = InstructionSet(rawValue: name.lowercased()) else {
         throw UsageError(
-          "--instruction-set '\(name)': expected automatic, baseline, avx2 or avx512")
+          "--instruction-set \(InputText.quoted(name)): expected automatic, baseline, avx2 or avx512"
+        )
       }
       settings.instructionSet = instructionSet
     }

@@ -16,6 +16,8 @@ public enum ExitCode: Int32, Sendable {
   case internalError = 70
   /// An output file could not be created (EX_CANTCREAT).
   case cannotCreate = 73
+  /// A busy resource, e.g. an output folder another run is writing into (EX_TEMPFAIL).
+  case temporaryFailure = 75
 
   /// The exit code for an input error's kind.
   public init(_ kind: InputErrorKind) {
@@ -24,6 +26,7 @@ public enum ExitCode: Int32, Sendable {
     case .missingInput: self = .missingInput
     case .usage: self = .usage
     case .cannotCreate: self = .cannotCreate
+    case .temporaryFailure: self = .temporaryFailure
     }
   }
 }

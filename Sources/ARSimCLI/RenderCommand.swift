@@ -6,10 +6,12 @@ import Foundation
   import Glibc
 #endif
 
-/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--threads N]`.
+/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--wait-for-lock]`.
 enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
-    let args = try Arguments(arguments, valueOptions: ["--out", "--frames", "--threads"])
+    let args = try Arguments(
+      arguments, valueOptions: ["--out", "--frames", "--threads"],
+      flagOptions: ["--wait-for-lock"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
@@ -20,6 +22,7 @@ enum RenderCommand {
     let directory = args.value("--out") ?? "Output/\(scene.name)"
     let progress = output.isTerminal ? ProgressLine(output: output) : nil
     var options = ReplayOptions(outputDirectory: directory, frameRange: range, threads: threads)
+    options.waitsForLock = args.has("--wait-for-lock")
     if let progress {
       progress.endLineOnInterrupt()
       options.progress = { @Sendable p in progress.show(p) }
@@ -59,7 +62,10 @@ enum RenderCommand {
     if parts.count == 1, !text.contains(".."), let a = Int(parts[0]), a >= 0 { return a...a }
     guard text.contains(".."), parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]),
       a >= 0, b >= a
-    else { throw UsageError("--frames '\(text)': expected A..B with 0 ≤ A ≤ B (inclusive)") }
+    else {
+      throw UsageError(
+        "--frames \(InputText.quoted(text)): expected A..B with 0 ≤ A ≤ B (inclusive)")
+    }
     return a...b
   }
 }

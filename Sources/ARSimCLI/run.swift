@@ -6,7 +6,7 @@ let usage = """
   USAGE: arsim <command> [options]
 
   COMMANDS:
-    render SCENE.json [--out DIR] [--frames A..B] [--threads N]
+    render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--wait-for-lock]
                             Replay a scene and write PNG frames, events, trace and run.json.
     track info FILE [--format F] [--times FILE] [--sensor FILE]
                [--camera-axes opencv|arkit] [--world-up y|z|minusY]
@@ -28,12 +28,12 @@ let usage = """
   command's lines of it.
 
   Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 70 internal,
-  73 cannot create output.
+  73 cannot create output, 75 output folder busy (another run writes into it).
   """
 
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
 /// process exit code (sysexits: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input,
-/// 70 internal, 73 cannot create output).
+/// 70 internal, 73 cannot create output, 75 output folder busy).
 public func run(arguments: [String]) -> Int32 {
   run(arguments: arguments, output: .standard)
 }
@@ -68,7 +68,7 @@ public func run(arguments: [String], output: CommandOutput) -> Int32 {
       output.print(usage)
       code = .ok
     default:
-      output.printError("arsim: unknown command '\(command)'\n\n\(usage)")
+      output.printError("arsim: unknown command \(InputText.quoted(command))\n\n\(usage)")
       code = .usage
     }
   } catch let error as UsageError {

@@ -33,12 +33,12 @@ struct NewcomerFindingsTests {
     #expect(output.standardError.contains("needs a non-empty value"))
   }
 
-  @Test("a scene that is an endless device fails as bad data, not by running out of memory")
+  @Test("a scene that is an endless device is refused as not a regular file, without reading")
   func endlessScene() {
     let (code, output) = run(["render", "/dev/zero"])
-    #expect(code == 65)
-    #expect(output.standardError.contains("/dev/zero"))
-    #expect(output.standardError.contains("longer than 64 MiB"))
+    #expect(code == 66)
+    #expect(
+      output.standardError.contains("/dev/zero: is not a regular file but a character device"))
   }
 
   @Test("FileIO.read stops at its limit")

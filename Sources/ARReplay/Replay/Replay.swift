@@ -23,6 +23,9 @@ public struct ReplayOptions: Sendable {
   public var writesFrames: Bool
   /// Which build of the rasterizer runs (default `.automatic`); the bytes are the same.
   public var instructionSet: InstructionSet = .automatic
+  /// When another process holds the output folder's lock (`OutputFolder.lock(waiting:)`),
+  /// wait for it (true) or fail at once with exit 75 (false, the default).
+  public var waitsForLock = false
   /// Extra sessions run after the scene's own each tick (the bench's stroke rig).
   var extraSessions: (@Sendable () -> [any Session])?
 
@@ -100,17 +103,22 @@ public struct Replay {
     let directory = options.outputDirectory
     try checkOutputsSpareInputs(directory: directory, frames: options.writesFrames ? range : nil)
     try FileIO.createDirectory(directory)
+    let folder = try OutputFolder(directory)
+    // One writer per folder: a second run would interleave its lines with this one's.
+    let lock = try folder.lock(waiting: options.waitsForLock)
+    defer { lock.release() }
     FileIO.removeStaleTemporaryFiles(in: directory)
     // A run.json describes the frames of a finished run: an earlier run's goes before the line
     // files are truncated, so an interrupted folder never has one describing other frames.
-    let runJSON = try FileIO.destination(for: directory + "/run.json")
-    if unlink(runJSON) != 0, errno != ENOENT {
+    try folder.checkReplaceable("run.json")
+    do {
+      try folder.remove("run.json")
+    } catch let error as InputError {
       throw InputError(
-        .cannotCreate, InputLocation(file: directory + "/run.json"),
-        "cannot remove the previous run's file: " + String(cString: strerror(errno)))
+        error.kind, error.location, "cannot remove the previous run's file: " + error.reason)
     }
-    let events = try LineFile(truncating: directory + "/events.jsonl")
-    let trace = try LineFile(truncating: directory + "/trace.jsonl")
+    let events = try LineFile(truncating: "events.jsonl", in: folder)
+    let trace = try LineFile(truncating: "trace.jsonl", in: folder)
 
     let clock = ContinuousClock()
     let runStart = clock.now
@@ -126,7 +134,8 @@ public struct Replay {
         threads: renderThreads, supersampling: scene.supersampling,
         background: .solid(.black), writesDepth: scene.writesDepth,
         instructionSet: options.instructionSet))
-    let writer = FrameWriter(directory: directory, png: scene.png, events: events, trace: trace)
+    let writer = FrameWriter(
+      directory: directory, folder: folder, png: scene.png, events: events, trace: trace)
     // Every core may encode a frame while the scene thread renders the next one.
     let encoderThreads = options.pipelined ? max(2, Renderer.coreCount) : 0
     let total = range.count
@@ -206,7 +215,7 @@ public struct Replay {
       framesWritten: written, stageSeconds: stages, totalSeconds: totalSeconds,
       eventCount: eventCount, frameTimings: timings, renderThreads: renderThreads,
       encoderThreads: encoderThreads, instructionSet: renderer.instructionSet)
-    try writeRunJSON(summary, options: options, directory: directory)
+    try writeRunJSON(summary, options: options, folder: folder)
     return summary
   }
 
@@ -246,9 +255,9 @@ public struct Replay {
       || (scene.writesDepth && name == FrameWriter.depthName(frame))
   }
 
-  private func writeRunJSON(_ summary: ReplaySummary, options: ReplayOptions, directory: String)
-    throws
-  {
+  private func writeRunJSON(
+    _ summary: ReplaySummary, options: ReplayOptions, folder: OutputFolder
+  ) throws {
     let k = scene.outputIntrinsics
     let perFrame = summary.framesWritten.isEmpty ? 0 : 1 / Double(summary.framesWritten.count)
     let json = JSONValue.object([
@@ -279,7 +288,7 @@ public struct Replay {
             })
       ),
     ])
-    try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: directory + "/run.json")
+    try folder.writeAtomically(Array((json.text + "\n").utf8), name: "run.json")
   }
 
   static func seconds(_ d: Duration) -> Double {

@@ -57,13 +57,18 @@ struct SceneResolver {
     {
       throw InputError(
         .missingInput, InputLocation(file: file, field: field),
-        "\(error.reason) (named by \(path) field '\(field)')")
+        "\(error.reason) (named by \(path) field \(InputText.quoted(field)))")
     }
   }
 
-  /// A path from the scene, resolved against the scene's folder.
-  func resolvePath(_ p: String) -> String {
-    p.hasPrefix("/") || folder.isEmpty ? p : (folder == "/" ? "/" + p : folder + "/" + p)
+  /// A path from the scene's `field`, resolved against the scene's folder.
+  /// - Throws: `InputError` `.badData` naming the field when the path holds a NUL character
+  ///   (the system would read the path only up to it).
+  func resolvePath(_ p: String, field: String) throws -> String {
+    guard !InputText.containsNUL(p) else {
+      throw error(field, "the path \(InputText.quoted(p)) contains a NUL character")
+    }
+    return p.hasPrefix("/") || folder.isEmpty ? p : (folder == "/" ? "/" + p : folder + "/" + p)
   }
 
   mutating func resolve(_ file: SceneFile) throws -> ReplayScene {
@@ -74,7 +79,7 @@ struct SceneResolver {
     else {
       throw error(
         "name",
-        "'\(name)' must be 1–100 letters, digits, '-', '_' or '.', and not '.' or '..' "
+        "\(InputText.quoted(name)) must be 1–100 letters, digits, '-', '_' or '.', and not '.' or '..' "
           + "(it names the output folder Output/<name>)")
     }
     // Track.
@@ -83,9 +88,9 @@ struct SceneResolver {
     options.cameraAxes = try choice(
       file.track.cameraAxes, CameraAxes.self, field: "track.cameraAxes")
     options.worldUp = try choice(file.track.worldUp, WorldUp.self, field: "track.worldUp")
-    options.timesPath = file.track.times.map(resolvePath)
-    options.sensorPath = file.track.sensor.map(resolvePath)
-    let trackPath = resolvePath(file.track.path)
+    options.timesPath = try file.track.times.map { try resolvePath($0, field: "track.times") }
+    options.sensorPath = try file.track.sensor.map { try resolvePath($0, field: "track.sensor") }
+    let trackPath = try resolvePath(file.track.path, field: "track.path")
     let track = try reading(trackPath, field: "track.path") {
       try reading(options.timesPath ?? "", field: "track.times") {
         try reading(options.sensorPath ?? "", field: "track.sensor") {
@@ -195,7 +200,7 @@ struct SceneResolver {
     switch out?.png ?? "fast" {
     case "fast": break
     case "small": png = PNGEncoder.small
-    case let other: throw error("output.png", "'\(other)' is not fast or small")
+    case let other: throw error("output.png", "\(InputText.quoted(other)) is not fast or small")
     }
 
     let background = try resolveBackground(file.background)
@@ -209,7 +214,7 @@ struct SceneResolver {
 
     var remoteAssist: (messages: [StrokeMessage], configuration: RemoteAssistSession.Configuration)?
     if let spec = file.remoteAssist {
-      let strokesPath = resolvePath(spec.strokes)
+      let strokesPath = try resolvePath(spec.strokes, field: "remoteAssist.strokes")
       let log = try reading(strokesPath, field: "remoteAssist.strokes") {
         try StrokeLog.read(path: strokesPath)
       }
@@ -263,12 +268,12 @@ struct SceneResolver {
     let videos = try (spec.videos ?? []).enumerated().map { i, video in
       // Open each video now (header checked), so a missing or bad file fails before any
       // output is written.
-      let videoPath = resolvePath(video.path)
+      let videoPath = try resolvePath(video.path, field: "displayers.videos[\(i)].path")
       _ = try reading(videoPath, field: "displayers.videos[\(i)].path") {
         try Y4MReader(path: videoPath)
       }
       return DisplayerVideo(
-        path: resolvePath(video.path), start: video.start ?? 0,
+        path: videoPath, start: video.start ?? 0,
         range: try choice(video.range, YCbCrRange.self, field: "displayers.videos[\(i)].range"))
     }
     return DisplayerConfiguration(
@@ -291,7 +296,9 @@ struct SceneResolver {
     guard let value else { return nil }
     guard let parsed = T(rawValue: value) else {
       throw error(
-        field, "'\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        field,
+        "\(InputText.quoted(value)) is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))"
+      )
     }
     return parsed
   }
@@ -326,7 +333,7 @@ struct SceneResolver {
           top: try color(g.top, field: "background.gradient.top"),
           bottom: try color(g.bottom, field: "background.gradient.bottom")))
     }
-    let folder = resolvePath(spec.images ?? "")
+    let folder = try resolvePath(spec.images ?? "", field: "background.images")
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
       throw InputError(
         .missingInput, InputLocation(file: folder, field: "background.images"),
@@ -344,7 +351,8 @@ struct SceneResolver {
     for (i, light) in lights.enumerated() {
       let field = "lights[\(i)]"
       guard Light.Kind(rawValue: light.type) != nil else {
-        throw error(field + ".type", "'\(light.type)' is not directional or ambient")
+        throw error(
+          field + ".type", "\(InputText.quoted(light.type)) is not directional or ambient")
       }
       if let c = light.color { _ = try color(c, field: field + ".color") }
       if let e = light.eulerAngles { _ = try vector(e, field: field + ".eulerAngles") }
@@ -382,7 +390,9 @@ struct SceneResolver {
         if let d = m.diffuse { _ = try color(d, field: f + ".material.diffuse") }
         if let s = m.specular { _ = try color(s, field: f + ".material.specular") }
         if let l = m.lightingModel, LightingModel(rawValue: l) == nil {
-          throw error(f + ".material.lightingModel", "'\(l)' is not constant, lambert or blinn")
+          throw error(
+            f + ".material.lightingModel",
+            "\(InputText.quoted(l)) is not constant, lambert or blinn")
         }
         if let t = m.transparency, !(t.isFinite && t >= 0 && t <= 1) {
           throw error(f + ".material.transparency", "must be 0…1")
@@ -392,7 +402,7 @@ struct SceneResolver {
         }
       }
       if let b = node.billboard, BillboardConstraint.FreeAxes(rawValue: b) == nil {
-        throw error(f + ".billboard", "'\(b)' is not all or y")
+        throw error(f + ".billboard", "\(InputText.quoted(b)) is not all or y")
       }
       try validateNodes(node.children ?? [], field: f + ".children", depth: depth + 1)
     }
@@ -420,7 +430,9 @@ struct SceneResolver {
         ?? .horizontal
       let visualization = spec.visualization ?? "none"
       guard ["none", "translucent", "fade"].contains(visualization) else {
-        throw error(f + ".visualization", "'\(visualization)' is not none, translucent or fade")
+        throw error(
+          f + ".visualization",
+          "\(InputText.quoted(visualization)) is not none, translucent or fade")
       }
       let appearsAt = spec.appearsAt ?? 0
       guard appearsAt.isFinite else { throw error(f + ".appearsAt", "not finite") }

@@ -26,7 +26,7 @@ extension SceneFile {
         "column \(problem.column): \(problem.reason)")
     }
     let warnings = UnknownFields.find(in: bytes, schema: SceneFile.schema).map {
-      "\(path): field '\($0)' is not a scene field; ignored"
+      "\(path): field \(InputText.quoted($0, limit: 80)) is not a scene field; ignored"
     }
     return (scene, warnings)
   }

@@ -1,3 +1,4 @@
+import ARRender
 import ARMath
 
 /// Reads the line-based formats (TUM, ARKit data logger, KITTI, EuRoC, ARKitScenes) one line at
@@ -153,12 +154,13 @@ struct TextTrackReader {
   }
 
   private func number(_ text: Substring, line: Int, field: String) throws -> Double {
-    guard let value = Double(text) else {
-      throw TrackReadError(file: path, line: line, field: field, "'\(text)' is not a number")
+    guard let value = InputText.double(text) else {
+      throw TrackReadError(
+        file: path, line: line, field: field, "\(InputText.quoted(text)) is not a number")
     }
     guard value.isFinite else {
       throw TrackReadError(
-        file: path, line: line, field: field, "'\(text)' is not a finite number")
+        file: path, line: line, field: field, "\(InputText.quoted(text)) is not a finite number")
     }
     return value
   }
@@ -183,10 +185,10 @@ struct TextTrackReader {
           file: timesPath, line: lines.lineNumber, field: "time",
           "expected 1 column, found \(fields.count)")
       }
-      guard let t = Double(fields[0]), t.isFinite else {
+      guard let t = InputText.double(fields[0]), t.isFinite else {
         throw TrackReadError(
           file: timesPath, line: lines.lineNumber, field: "time",
-          "'\(fields[0])' is not a finite number")
+          "\(InputText.quoted(fields[0])) is not a finite number")
       }
       if let last = times.last, !(t > last) {
         throw TrackReadError(

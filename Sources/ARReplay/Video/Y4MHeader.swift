@@ -167,7 +167,7 @@ public struct Y4MHeader: Hashable, Sendable {
     func missing(_ f: String, _ what: String) -> Y4MError {
       var l = end
       l.field = f
-      return .badHeader(l, "missing \(what) '\(f)'")
+      return .badHeader(l, "missing \(what) \(InputText.quoted(f))")
     }
     guard let width else { throw missing("W", "width") }
     guard let height else { throw missing("H", "height") }
