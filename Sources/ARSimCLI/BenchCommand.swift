@@ -23,7 +23,7 @@ enum BenchCommand {
       scenes.append(scene)
     }
     if scenes.isEmpty { scenes = BenchScene.allCases }
-    var settings = BenchSettings(folder: args.value("--out") ?? "/tmp/arsim-bench")
+    var settings = BenchSettings(folder: args.value("--out") ?? "")
     settings.frames = try args.integer("--frames", in: 1...100_000) ?? 300
     settings.threads = try args.integer("--threads", in: 0...1024) ?? 0
     settings.supersampling = try args.integer("--supersampling", in: 1...8) ?? 1
@@ -46,6 +46,15 @@ enum BenchCommand {
       try checkDefaultTrack(settings.trackPath)
     }
     settings.pipelined = !args.has("--sequential")
+    if args.value("--out") == nil {
+      // A fixed name under /tmp would let another local user plant links or files there.
+      settings.folder = try makePrivateFolder()
+      output.print(
+        "bench: writing into \(settings.folder) (removed afterwards; --out DIR keeps it)")
+    }
+    defer {
+      if args.value("--out") == nil { try? FileManager.default.removeItem(atPath: settings.folder) }
+    }
     for scene in scenes {
       let r = try Bench.run(scene, settings: settings)
       let (width, height) = scene.size
@@ -71,6 +80,21 @@ enum BenchCommand {
       )
     }
     return .ok
+  }
+
+  /// A new folder only this user can enter (`mkdtemp`, mode 0700) in `$TMPDIR` or `/tmp`.
+  /// - Throws: `InputError` `.cannotCreate`.
+  static func makePrivateFolder() throws -> String {
+    var base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+    if base.isEmpty { base = "/tmp" }
+    while base.count > 1, base.hasSuffix("/") { base.removeLast() }
+    var template = Array((base + "/arsim-bench-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else {
+      throw InputError(
+        .cannotCreate, InputLocation(file: base + "/arsim-bench-XXXXXX"),
+        String(cString: strerror(errno)))
+    }
+    return String(cString: made)
   }
 
   /// Checks that the default track (a path relative to the current folder) exists.

@@ -111,4 +111,22 @@ struct NewcomerFindingsTests {
     #expect(code == 73, "\(output.standardError)")
     #expect(!output.standardError.contains("NSCocoaErrorDomain"))
   }
+
+  @Test("bench without --out writes into a new private folder and removes it afterwards")
+  func benchPrivateFolder() throws {
+    let track = root + "/short.txt"
+    let rows = (0..<3).map { i in "\(i * 100_000_000) 1 0 0 0 0 1 0 0 0 0 1 0" }
+    try FileIO.writeAtomically(Array((rows.joined(separator: "\n") + "\n").utf8), to: track)
+    for frames in ["1", "8"] {  // a finished run, and one that fails (the track is too short)
+      let (code, output) = run(["bench", "B3", "--frames", frames, "--track", track])
+      #expect(code == (frames == "1" ? 0 : 65), "\(output.standardError)")
+      let line = output.standardOutput.split(separator: "\n").first {
+        $0.hasPrefix("bench: writing into ")
+      }
+      let folder = line.map { String($0.dropFirst(20).prefix { $0 != " " }) } ?? ""
+      #expect(folder.contains("/arsim-bench-"), "\(output.standardOutput)")
+      #expect(folder != "/tmp/arsim-bench")
+      #expect(!folder.isEmpty && !FileManager.default.fileExists(atPath: folder))
+    }
+  }
 }
