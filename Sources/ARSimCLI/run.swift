@@ -9,7 +9,7 @@ let usage = """
     render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--wait-for-lock]
                             Replay a scene and write PNG frames, events, trace and run.json.
     track info FILE [--format F] [--times FILE] [--sensor FILE]
-               [--camera-axes opencv|arkit] [--world-up y|z|minusY]
+               [--camera-axes opencv|arkit|androidSensor] [--world-up y|z|minusY]
                             Summarise a camera track.
     track convert FILE --to tum OUT [same options as info]
                             Convert a camera track to TUM text in ARKit frames.

@@ -134,6 +134,15 @@ struct TextTrackReader {
         nanosecondsToSeconds(fields[0], values[0]),
         RigidTransform(rotation: q, translation: Vector3(values[1], values[2], values[3]))
       )
+    case .arcore:
+      // `Frame.getAndroidSensorPose()`: quaternion first (x y z w), translation last.
+      let q = try validator.unitQuaternion(
+        Quaternion(x: values[1], y: values[2], z: values[3], w: values[4]), line: line,
+        field: "qx qy qz qw")
+      return (
+        nanosecondsToSeconds(fields[0], values[0]),
+        RigidTransform(rotation: q, translation: Vector3(values[5], values[6], values[7]))
+      )
     case .arkitscenes:
       // Angle-axis: the direction is the axis, the length the angle in radians.
       let axis = Vector3(values[1], values[2], values[3])
