@@ -175,6 +175,13 @@ public final class RemoteAssistSession: Session {
         context.emit(
           "dropped-point", [("count", .integer(count)), ("reason", .string(reason))] + source)
       }
+      if points.isEmpty, let what = RemoteAssistMessage.nonBatchDescription(text) {
+        let reason = "\(what): the app's parser finds no point in it and ignores the message"
+        context.emit(
+          configuration.mode == .corrected ? "warning" : "ignored-message",
+          [("reason", .string(reason))] + source)
+        return
+      }
       if dropped > 0 {
         let reason: String
         if configuration.mode == .corrected {
