@@ -49,6 +49,9 @@ let package = Package(
     .executable(name: "arsim", targets: ["arsim"]),
     .library(name: "ARSimTesting", targets: ["ARSimTesting"]),
     .library(name: "ARReplay", targets: ["ARReplay"]),
+    .library(name: "ARFormats", targets: ["ARFormats"]),
+    .library(name: "ARSession", targets: ["ARSession"]),
+    .library(name: "ARSimCLI", targets: ["ARSimCLI"]),
   ],
   targets: [
     // MARK: Shims
@@ -61,6 +64,8 @@ let package = Package(
       name: "CGLM", path: "Sources/CGLM", providers: [.apt(["libglm-dev"])]),
 
     // MARK: Public
+    // Located errors, file I/O and JSON text: below formats and rendering alike.
+    .target(name: "ARSupport"),
     .target(
       name: "ARMath", dependencies: ["CGLM"], swiftSettings: cxxInterop,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
@@ -70,14 +75,41 @@ let package = Package(
       name: "ARRasterizer", dependencies: ["ARRenderCore"], swiftSettings: cxxInterop),
     .target(
       name: "ARRender",
-      dependencies: ["ARRenderCore", "ARRasterizer", "CPNG", "CPUFeatures"]
+      dependencies: ["ARSupport", "ARRenderCore", "ARRasterizer", "CPNG", "CPUFeatures"]
         + vectorRasterizers.map { .target(name: $0.name) },
       swiftSettings: cxxInterop),
-    .target(name: "ARReplay", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    // Input formats (camera tracks, stroke logs, Quick, Draw!, YUV4MPEG2, located JSON): no
+    // frame loop, no rasterizer.
+    .target(
+      name: "ARFormats", dependencies: ["ARSupport", "ARMath", "ARScene", "ARRenderCore"],
+      swiftSettings: cxxInterop),
+    // The session interface apps implement, session kinds, message sources, overlays.
+    .target(
+      name: "ARSession", dependencies: ["ARSupport", "ARFormats", "ARMath", "ARScene"],
+      swiftSettings: cxxInterop),
+    // One target per source app: the session core and the formats, never the frame loop or
+    // another app.
+    .target(
+      name: "ARRemoteAssist", dependencies: ["ARSession", "ARFormats", "ARMath", "ARScene"],
+      swiftSettings: cxxInterop),
+    .target(
+      name: "ARMeasure", dependencies: ["ARSession", "ARMath", "ARScene"],
+      swiftSettings: cxxInterop),
+    .target(
+      name: "ARDisplayer", dependencies: ["ARSession", "ARFormats", "ARMath", "ARScene"],
+      swiftSettings: cxxInterop),
+    // The scene file's common part, the frame loop, outputs and the bench: no app.
+    .target(
+      name: "ARReplay", dependencies: ["ARSession", "ARFormats", "ARRender"],
+      swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
 
     // MARK: Tools
-    .target(name: "ARSimCLI", dependencies: ["ARReplay"], swiftSettings: cxxInterop),
+    // The command line: registers the built-in session kinds.
+    .target(
+      name: "ARSimCLI",
+      dependencies: ["ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer"],
+      swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
 
     // MARK: Tests
@@ -87,12 +119,22 @@ let package = Package(
       name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer"], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARReplayTests", dependencies: ["ARReplay", "ARSimCLI"], exclude: ["__Fixtures__"],
+      name: "ARReplayTests",
+      dependencies: [
+        "ARReplay", "ARSimCLI", "ARFormats", "ARSession", "ARRemoteAssist", "ARMeasure",
+        "ARDisplayer",
+      ], exclude: ["__Fixtures__"],
+      swiftSettings: cxxInterop),
+    // A user's own session kind, through the public API only.
+    .testTarget(
+      name: "CustomSessionTests",
+      dependencies: ["ARSimCLI", "ARReplay", "ARSession", "ARRender", "ARScene", "ARMath"],
       swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender"], swiftSettings: cxxInterop),
+      name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
+      swiftSettings: cxxInterop),
     .testTarget(
-      name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimTesting"],
+      name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimCLI", "ARSimTesting"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimTestingTests", dependencies: ["ARSimTesting", "ARRender"],
@@ -108,6 +150,6 @@ package.targets += vectorRasterizers
 if Context.environment["ARSIM_FUZZ"] != nil {
   package.targets.append(
     .executableTarget(
-      name: "ARSimFuzz", dependencies: ["ARReplay"], path: "Fuzz/ARSimFuzz",
+      name: "ARSimFuzz", dependencies: ["ARSimCLI", "ARRemoteAssist"], path: "Fuzz/ARSimFuzz",
       swiftSettings: cxxInterop))
 }

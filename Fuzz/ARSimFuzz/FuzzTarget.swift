@@ -1,5 +1,9 @@
+import ARFormats
+import ARRemoteAssist
 import ARRender
 import ARReplay
+import ARSession
+import ARSimCLI
 import Foundation
 
 #if canImport(Glibc)
@@ -48,7 +52,7 @@ enum FuzzTarget: String, CaseIterable {
   func run(_ bytes: [UInt8]) {
     switch self {
     case .scene:
-      _ = try? ReplayScene.load(path: Self.file("scene.json", bytes))
+      _ = try? ReplayScene.load(path: Self.file("scene.json", bytes), registry: .builtIn)
     case .tum, .arkit, .kitti, .euroc, .arkitscenes:
       let format = TrackFormat(rawValue: rawValue)
       _ = try? CameraTrack.read(

@@ -1,4 +1,7 @@
-import ARRender
+import ARFormats
+import ARSession
+import ARSupport
+
 /// A minimal parser for `POSITIONAL… --option VALUE --flag` command lines.
 struct Arguments {
   private(set) var positionals: [String] = []

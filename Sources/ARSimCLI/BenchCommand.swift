@@ -1,5 +1,8 @@
+import ARFormats
 import ARRender
 import ARReplay
+import ARSession
+import ARSupport
 import Foundation
 
 /// `arsim bench [B1|B2|B3 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]

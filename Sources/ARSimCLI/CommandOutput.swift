@@ -1,3 +1,7 @@
+import ARFormats
+import ARSession
+import ARSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

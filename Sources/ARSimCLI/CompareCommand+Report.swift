@@ -1,4 +1,7 @@
+import ARFormats
 import ARRender
+import ARSession
+import ARSupport
 
 extension CompareCommand {
   /// The folder comparison as a self-contained HTML page: a summary, then for each failing

@@ -1,4 +1,7 @@
+import ARFormats
 import ARRender
+import ARSession
+import ARSupport
 
 /// Process exit codes (BSD sysexits), DESIGN §7.
 public enum ExitCode: Int32, Sendable {

@@ -1,4 +1,7 @@
+import ARFormats
 import ARRender
+import ARSession
+import ARSupport
 
 /// Refuses an output path that names one of the command's inputs, compared by file identity
 /// (device and inode), so `x.txt`, `./x.txt`, a symbolic link to it or a hard link are all

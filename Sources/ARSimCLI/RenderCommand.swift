@@ -1,5 +1,8 @@
+import ARFormats
 import ARRender
 import ARReplay
+import ARSession
+import ARSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -8,7 +11,9 @@ import Foundation
 
 /// `arsim render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--wait-for-lock]`.
 enum RenderCommand {
-  static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
+  static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
+    -> ExitCode
+  {
     let args = try Arguments(
       arguments, valueOptions: ["--out", "--frames", "--threads"],
       flagOptions: ["--wait-for-lock"])
@@ -17,7 +22,7 @@ enum RenderCommand {
     }
     let threads = try args.integer("--threads", in: 0...1024) ?? 0
     let range = try args.value("--frames").map(parseRange)
-    let scene = try ReplayScene.load(path: args.positionals[0])
+    let scene = try ReplayScene.load(path: args.positionals[0], registry: registry)
     for warning in scene.warnings { output.printError("arsim render: warning: \(warning)") }
     let directory = args.value("--out") ?? "Output/\(scene.name)"
     let progress = output.isTerminal ? ProgressLine(output: output) : nil

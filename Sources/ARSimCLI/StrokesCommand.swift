@@ -1,6 +1,10 @@
+import ARFormats
 import ARMath
+import ARRemoteAssist
 import ARRender
 import ARReplay
+import ARSession
+import ARSupport
 
 /// `arsim strokes from-quickdraw FILE.ndjson --drawing N [--view WxH] [--scale S] [--start T]
 /// [--speed F] [--out LOG.jsonl]`: the messages a helper drawing a Quick, Draw! drawing sends, as a stroke

@@ -1,5 +1,8 @@
+import ARFormats
 import ARRender
 import ARReplay
+import ARSession
+import ARSupport
 
 /// `arsim track info FILE [options]` and `arsim track convert FILE --to tum OUT [options]`.
 ///

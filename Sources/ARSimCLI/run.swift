@@ -1,5 +1,8 @@
+import ARFormats
 import ARRender
 import ARReplay
+import ARSession
+import ARSupport
 
 /// The top-level usage text.
 let usage = """
@@ -33,13 +36,25 @@ let usage = """
 
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
 /// process exit code (sysexits: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input,
-/// 70 internal, 73 cannot create output, 75 output folder busy).
+/// 70 internal, 73 cannot create output, 75 output folder busy). Scenes may use the built-in session kinds
+/// (`SessionRegistry.builtIn`).
 public func run(arguments: [String]) -> Int32 {
-  run(arguments: arguments, output: .standard)
+  run(arguments: arguments, registry: .builtIn, output: .standard)
+}
+
+/// Runs the command line with the session kinds of `registry` (a user's executable passes
+/// `.builtIn` with its own kinds registered after them; Documentation/CustomSessions.md).
+public func run(arguments: [String], registry: SessionRegistry) -> Int32 {
+  run(arguments: arguments, registry: registry, output: .standard)
 }
 
 /// Runs the command line writing to `output` (in-process tests capture it).
 public func run(arguments: [String], output: CommandOutput) -> Int32 {
+  run(arguments: arguments, registry: .builtIn, output: output)
+}
+
+/// Runs the command line with the session kinds of `registry`, writing to `output`.
+public func run(arguments: [String], registry: SessionRegistry, output: CommandOutput) -> Int32 {
   guard let command = arguments.first else {
     output.printError(usage)
     return ExitCode.usage.rawValue
@@ -59,7 +74,7 @@ public func run(arguments: [String], output: CommandOutput) -> Int32 {
   let code: ExitCode
   do {
     switch command {
-    case "render": code = try RenderCommand.run(rest, output: output)
+    case "render": code = try RenderCommand.run(rest, output: output, registry: registry)
     case "track": code = try TrackCommand.run(rest, output: output)
     case "strokes": code = try StrokesCommand.run(rest, output: output)
     case "compare": code = try CompareCommand.run(rest, output: output)

@@ -1,5 +1,6 @@
 import ARRender
 import ARReplay
+import ARSimCLI
 import ARSimTesting
 import Foundation
 import Testing
@@ -15,8 +16,10 @@ import Testing
 
   /// Replays `scene` at `width`×`height` and checks `frames` against their goldens.
   func check(_ scene: String, width: Int, height: Int, frames: [Int]) throws {
-    let loaded = try ReplayScene.load(path: Self.scenesDirectory + "/" + scene + ".json")
-      .resized(width: width, height: height)
+    let loaded = try ReplayScene.load(
+      path: Self.scenesDirectory + "/" + scene + ".json", registry: .builtIn
+    )
+    .resized(width: width, height: height)
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("arsim-golden-\(scene)-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: directory) }

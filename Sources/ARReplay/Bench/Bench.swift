@@ -1,6 +1,9 @@
+import ARFormats
 import ARMath
 import ARRender
 import ARScene
+import ARSession
+import ARSupport
 import Foundation
 
 /// Settings of one benchmark run.

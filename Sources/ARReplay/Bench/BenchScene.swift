@@ -1,6 +1,9 @@
+import ARFormats
 import ARMath
 import ARRender
 import ARScene
+import ARSession
+import ARSupport
 import Foundation
 
 /// The standard synthetic benchmark scenes of `arsim bench` (Documentation/Performance.md).
@@ -83,7 +86,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
     try FileIO.createDirectory(folder)
     let path = folder + "/bench-\(rawValue).json"
     try FileIO.writeAtomically(Array(text.utf8), to: path)
-    return try ReplayScene.load(path: path)
+    return try ReplayScene.load(path: path, registry: SessionRegistry())  // the rig is no kind
   }
 
   /// The rig's layout for output intrinsics `intrinsics`.

@@ -1,4 +1,7 @@
+import ARFormats
 import ARRender
+import ARSession
+import ARSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,7 @@
+import ARFormats
 import ARRender
+import ARSession
+import ARSupport
 import Dispatch
 import Foundation
 
@@ -24,7 +27,9 @@ public struct FrameTiming: Sendable {
 /// At most `maxInFlight` submitted frames are not yet committed: `submit` blocks until one is,
 /// which bounds memory (each frame holds its RGBA image) whatever the track length. With
 /// `maxInFlight` 0 every frame is encoded and committed inside `submit` (sequential run).
-final class FramePipeline: @unchecked Sendable {
+///
+/// The frame loop's PNG sink: `frame_NNNNN.png` (+ depth) with their trace and events lines.
+final class FramePipeline: FrameSink, @unchecked Sendable {
   private let writer: FrameWriter
   private let maxInFlight: Int
   private let progress: (@Sendable (Int) -> Void)?
@@ -34,7 +39,7 @@ final class FramePipeline: @unchecked Sendable {
   private var inFlight = 0
   private var submitted = 0
   private var committed = 0
-  private var done: [Int: (FrameJob, Result<EncodedFrame, any Error>, Duration)] = [:]
+  private var done: [Int: (OutputFrame, Result<EncodedFrame, any Error>, Duration)] = [:]
   private var failure: (any Error)?
   private var timings: [FrameTiming] = []
 
@@ -50,7 +55,7 @@ final class FramePipeline: @unchecked Sendable {
 
   /// Hands a rendered frame over; blocks while `maxInFlight` frames are pending.
   /// - Throws: the first encoding or writing error of an earlier frame.
-  func submit(_ job: FrameJob) throws {
+  func submit(_ job: OutputFrame) throws {
     condition.lock()
     while maxInFlight > 0, inFlight >= maxInFlight, failure == nil { condition.wait() }
     if let failure {
@@ -87,7 +92,7 @@ final class FramePipeline: @unchecked Sendable {
     return timings
   }
 
-  private func process(_ sequence: Int, _ job: consuming FrameJob) {
+  private func process(_ sequence: Int, _ job: consuming OutputFrame) {
     let clock = ContinuousClock()
     let start = clock.now
     let result = Result { try writer.encode(job) }
@@ -120,12 +125,12 @@ final class FramePipeline: @unchecked Sendable {
 
 /// A frame handed to an encoder thread, taken out exactly once.
 private final class PendingJob: @unchecked Sendable {
-  private var job: FrameJob?
+  private var job: OutputFrame?
 
-  init(_ job: FrameJob) { self.job = job }
+  init(_ job: OutputFrame) { self.job = job }
 
   /// The job, once; afterwards the box no longer holds it.
-  func take() -> FrameJob? {
+  func take() -> OutputFrame? {
     defer { job = nil }
     return job
   }

@@ -1,3 +1,7 @@
+import ARFormats
+import ARSession
+import ARSupport
+
 /// Which AR tick each output frame shows (DESIGN §1).
 ///
 /// AR ticks run at `arFrameRate` (τ_k = k / arFrameRate); output frame i is at τ = i / fps and

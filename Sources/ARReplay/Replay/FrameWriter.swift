@@ -1,4 +1,7 @@
+import ARFormats
 import ARRender
+import ARSession
+import ARSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -32,7 +35,7 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
 
   /// The PNG bytes of a frame's image and (when rendered) depth map.
   /// - Throws: `PNGError.encodingFailed`.
-  func encode(_ job: FrameJob) throws -> EncodedFrame {
+  func encode(_ job: OutputFrame) throws -> EncodedFrame {
     let path = directory + "/" + Self.frameName(job.frame)
     let bytes = try png.encode(job.rendered.image, file: path)
     let depthPath = directory + "/" + Self.depthName(job.frame)
@@ -45,7 +48,7 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
   /// files and an already published depth map removed, so every published frame still has its
   /// lines and no line names an unpublished frame.
   /// - Throws: `InputError` `.cannotCreate`.
-  func commit(_ job: FrameJob, _ encoded: EncodedFrame) throws {
+  func commit(_ job: OutputFrame, _ encoded: EncodedFrame) throws {
     // A link, folder or special file under a frame's name is refused by the commits, after
     // the lines went out, so the rollback below is what keeps the invariant.
     let path = Self.frameName(job.frame)
@@ -74,17 +77,6 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
       throw error
     }
   }
-}
-
-/// A rendered frame waiting to be encoded and written, with its text lines and the times the
-/// scene thread spent on it.
-struct FrameJob: Sendable {
-  var frame: Int
-  var rendered: RenderedFrame
-  var traceLine: String
-  var eventLines: String
-  var sceneUpdate: Duration
-  var render: Duration
 }
 
 /// The PNG bytes of one frame.

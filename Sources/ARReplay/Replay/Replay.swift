@@ -1,6 +1,9 @@
+import ARFormats
 import ARMath
 import ARRender
 import ARScene
+import ARSession
+import ARSupport
 import Foundation
 
 /// Options for one `arsim render` run.
@@ -28,6 +31,12 @@ public struct ReplayOptions: Sendable {
   public var waitsForLock = false
   /// Extra sessions run after the scene's own each tick (the bench's stroke rig).
   var extraSessions: (@Sendable () -> [any Session])?
+  /// Sinks that get every written frame after the PNG files (a socket stream, a video
+  /// encoder), made once per run, in order; the PNG sink's timings are the run's. Default none.
+  public var frameSinks: (@Sendable (FrameSinkSetup) throws -> [any FrameSink])?
+  /// Draws the sessions' on-screen text over each frame after rasterizing, before any sink
+  /// (the HUD). Default none: frames are the rasterizer's bytes.
+  public var overlay: (any FrameOverlay)?
 
   /// Creates options.
   public init(
@@ -150,6 +159,11 @@ public struct Replay {
               elapsedSeconds: Self.seconds(ContinuousClock().now - runStart)))
         }
       })
+    var sinks: [any FrameSink] = options.writesFrames ? [pipeline] : []
+    if let makeSinks = options.frameSinks {
+      sinks += try makeSinks(
+        FrameSinkSetup(outputDirectory: directory, scene: scene, frames: range))
+    }
     var renderOnlyTimings: [FrameTiming] = []
     var eventCount = 0
 
@@ -170,11 +184,16 @@ public struct Replay {
         var frameRenderer = renderer
         frameRenderer.options.background = try scene.background(forFrame: frame)
         let camera = state.camera
-        let rendered = frameRenderer.render(RenderList(root: state.world), camera: camera)
+        var rendered = frameRenderer.render(RenderList(root: state.world), camera: camera)
+        let t = schedule.time(ofFrame: frame)
+        if let overlay = options.overlay {
+          overlay.draw(
+            state.sessions.flatMap { $0.overlayText() }, on: &rendered, frame: frame, t: t)
+        }
         let render = clock.now - renderStart
         stage["render", default: .zero] += render
 
-        guard options.writesFrames else {
+        guard !sinks.isEmpty else {
           renderOnlyTimings.append(
             FrameTiming(
               frame: frame, sceneUpdate: sceneUpdate, render: render, encode: .zero,
@@ -185,27 +204,28 @@ public struct Replay {
               elapsedSeconds: Self.seconds(clock.now - runStart)))
           continue
         }
-        let t = schedule.time(ofFrame: frame)
         let traceText = TraceLine.make(
           frame: frame, t: t, camera: camera, world: state.world,
           sessionFields: state.sessions.flatMap { $0.traceFields() })
         let eventText = frameEvents.map { $0.json(frame: frame).text + "\n" }.joined()
-        try pipeline.submit(
-          FrameJob(
-            frame: frame, rendered: rendered, traceLine: traceText, eventLines: eventText,
-            sceneUpdate: sceneUpdate, render: render))
+        let output = OutputFrame(
+          frame: frame, t: t, rendered: rendered, traceLine: traceText, eventLines: eventText,
+          sceneUpdate: sceneUpdate, render: render)
+        for sink in sinks { try sink.submit(output) }
       }
     } catch {
       // Frames handed over before the failure are still published.
-      _ = try? pipeline.finish()
+      for sink in sinks { _ = try? sink.finish() }
       throw error
     }
-    let timings = options.writesFrames ? try pipeline.finish() : renderOnlyTimings
+    var sinkTimings: [[FrameTiming]] = []
+    for sink in sinks { sinkTimings.append(try sink.finish()) }
+    let timings = sinkTimings.first ?? renderOnlyTimings
     for timing in timings {
       stage["encode", default: .zero] += timing.encode
       stage["write", default: .zero] += timing.write
     }
-    let written = options.writesFrames ? timings.map(\.frame) : []
+    let written = sinks.isEmpty ? [] : timings.map(\.frame)
 
     let totalSeconds = Self.seconds(clock.now - runStart)
     let stages = ["sceneUpdate", "render", "encode", "write"].map {

@@ -1,17 +1,22 @@
+import ARFormats
 import ARMath
 import ARRender
 import ARScene
+import ARSession
+import ARSupport
 import Foundation
 
 extension ReplayScene {
   /// Loads a scene file and everything it references (paths relative to the scene's folder).
+  /// Each kind in `registry` whose key the file has decodes and checks its own section, in
+  /// registration order, after the common part.
   /// - Throws: `InputError`/`LocatedError` with `.missingInput` for missing files and
   ///   `.badData` naming the scene file and field (e.g. `output.fps`) for invalid values.
-  public static func load(path: String) throws -> ReplayScene {
+  public static func load(path: String, registry: SessionRegistry) throws -> ReplayScene {
     do {
-      let (file, fileWarnings) = try SceneFile.read(path: path)
+      let (file, sections, fileWarnings) = try SceneFile.read(path: path, registry: registry)
       var resolver = SceneResolver(path: path)
-      var scene = try resolver.resolve(file)
+      var scene = try resolver.resolve(file, sections: sections)
       scene.warnings = fileWarnings + scene.warnings
       return scene
     } catch var error as InputError
@@ -71,7 +76,7 @@ struct SceneResolver {
     return p.hasPrefix("/") || folder.isEmpty ? p : (folder == "/" ? "/" + p : folder + "/" + p)
   }
 
-  mutating func resolve(_ file: SceneFile) throws -> ReplayScene {
+  mutating func resolve(_ file: SceneFile, sections: [DecodedSection]) throws -> ReplayScene {
     var warnings: [String] = []
     let name = file.name
     guard !name.isEmpty, name != ".", name != "..",
@@ -83,14 +88,15 @@ struct SceneResolver {
           + "(it names the output folder Output/<name>)")
     }
     // Track.
+    guard let trackSpec = file.track else { throw error("track", "missing (required)") }
     var options = TrackReadOptions()
-    options.format = try choice(file.track.format, TrackFormat.self, field: "track.format")
+    options.format = try choice(trackSpec.format, TrackFormat.self, field: "track.format")
     options.cameraAxes = try choice(
-      file.track.cameraAxes, CameraAxes.self, field: "track.cameraAxes")
-    options.worldUp = try choice(file.track.worldUp, WorldUp.self, field: "track.worldUp")
-    options.timesPath = try file.track.times.map { try resolvePath($0, field: "track.times") }
-    options.sensorPath = try file.track.sensor.map { try resolvePath($0, field: "track.sensor") }
-    let trackPath = try resolvePath(file.track.path, field: "track.path")
+      trackSpec.cameraAxes, CameraAxes.self, field: "track.cameraAxes")
+    options.worldUp = try choice(trackSpec.worldUp, WorldUp.self, field: "track.worldUp")
+    options.timesPath = try trackSpec.times.map { try resolvePath($0, field: "track.times") }
+    options.sensorPath = try trackSpec.sensor.map { try resolvePath($0, field: "track.sensor") }
+    let trackPath = try resolvePath(trackSpec.path, field: "track.path")
     let track = try reading(trackPath, field: "track.path") {
       try reading(options.timesPath ?? "", field: "track.times") {
         try reading(options.sensorPath ?? "", field: "track.sensor") {
@@ -150,7 +156,7 @@ struct SceneResolver {
     }
     let start = file.start ?? 0
     guard start.isFinite, start >= 0 else { throw error("start", "must be ≥ 0 seconds") }
-    let clamp = file.track.clamp ?? false
+    let clamp = trackSpec.clamp ?? false
     let frameCount: Int
     switch (file.duration, file.frames?.value) {
     case (.some, .some):
@@ -212,38 +218,14 @@ struct SceneResolver {
     }
     if let y = file.estimatedFloorY, !y.isFinite { throw error("estimatedFloorY", "not finite") }
 
-    var remoteAssist: (messages: [StrokeMessage], configuration: RemoteAssistSession.Configuration)?
-    if let spec = file.remoteAssist {
-      let strokesPath = try resolvePath(spec.strokes, field: "remoteAssist.strokes")
-      let log = try reading(strokesPath, field: "remoteAssist.strokes") {
-        try StrokeLog.read(path: strokesPath)
-      }
-      warnings += log.warnings
-      inputPaths.append(strokesPath)
-      var configuration = RemoteAssistSession.Configuration()
-      configuration.mode =
-        try choice(spec.mode, RemoteAssistMode.self, field: "remoteAssist.mode") ?? .faithful
-      if let n = spec.pointsPerFrame?.value {
-        guard (1...1000).contains(n) else {
-          throw error("remoteAssist.pointsPerFrame", "must be 1…1000")
-        }
-        configuration.pointsPerFrame = n
-      }
-      remoteAssist = (log.messages, configuration)
+    var sessions: [SceneSession] = []
+    for section in sections {
+      var context = SceneSection(sceneFilePath: path)
+      let configuration = try section.configure(in: &context)
+      warnings += context.warnings
+      inputPaths += context.inputPaths
+      sessions.append(SceneSession(key: section.key, configuration: configuration))
     }
-
-    var measureSwitchTimes: [Double]?
-    if let spec = file.measure {
-      do {
-        _ = try MeasureSession(switchTimes: spec.switchTimes)
-      } catch {
-        throw self.error("measure.switchTimes", error.description)
-      }
-      measureSwitchTimes = spec.switchTimes
-    }
-
-    let displayers = try file.displayers.map(resolveDisplayers)
-    inputPaths += displayers?.videos.map(\.path) ?? []
     if case .images(let images) = background { inputPaths += images }
 
     return ReplayScene(
@@ -253,39 +235,8 @@ struct SceneResolver {
       start: start, near: near, far: far, background: background,
       supersampling: supersampling, writesDepth: out?.depth ?? false, png: png,
       lights: file.lights ?? [], nodes: file.nodes ?? [], planes: planes, pointCloud: cloud,
-      estimatedFloorY: file.estimatedFloorY, remoteAssist: remoteAssist,
-      measureSwitchTimes: measureSwitchTimes, displayers: displayers, warnings: warnings,
+      estimatedFloorY: file.estimatedFloorY, sessions: sessions, warnings: warnings,
       inputPaths: inputPaths)
-  }
-
-  func resolveDisplayers(_ spec: SceneFile.DisplayersSpec) throws -> DisplayerConfiguration {
-    let taps = try spec.taps.enumerated().map { i, tap in
-      guard tap.t.isFinite, tap.u.isFinite, tap.v.isFinite else {
-        throw error("displayers.taps[\(i)]", "t, u and v must be finite")
-      }
-      return DisplayerTap(t: tap.t, u: tap.u, v: tap.v)
-    }
-    let videos = try (spec.videos ?? []).enumerated().map { i, video in
-      // Open each video now (header checked), so a missing or bad file fails before any
-      // output is written.
-      let videoPath = try resolvePath(video.path, field: "displayers.videos[\(i)].path")
-      _ = try reading(videoPath, field: "displayers.videos[\(i)].path") {
-        try Y4MReader(path: videoPath)
-      }
-      return DisplayerVideo(
-        path: videoPath, start: video.start ?? 0,
-        range: try choice(video.range, YCbCrRange.self, field: "displayers.videos[\(i)].range"))
-    }
-    return DisplayerConfiguration(
-      taps: taps,
-      orientation: try choice(
-        spec.orientation, DisplayerOrientation.self, field: "displayers.orientation")
-        ?? .hitTransform,
-      videos: videos,
-      waitingVideo: try choice(
-        spec.waitingVideo, DisplayerWaitingVideo.self, field: "displayers.waitingVideo") ?? .queue,
-      end: try choice(spec.end, VideoEndBehavior.self, field: "displayers.end") ?? .hold,
-      appKernel: spec.appKernel ?? false)
   }
 
   /// Parses a named choice (`"portrait"`, `"faithful"`); nil stays nil.

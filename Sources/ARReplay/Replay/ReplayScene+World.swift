@@ -1,6 +1,9 @@
+import ARFormats
 import ARMath
 import ARRender
 import ARScene
+import ARSession
+import ARSupport
 
 extension ReplayScene {
   /// Builds a fresh node graph for a run: lights and static nodes under a world root.

@@ -1,6 +1,9 @@
+import ARFormats
 import ARMath
 import ARRender
 import ARScene
+import ARSession
+import ARSupport
 
 /// A validated scene ready to replay: the scene file resolved against its folder, with the
 /// track, logs and settings loaded.
@@ -45,19 +48,29 @@ public struct ReplayScene: Sendable {
   public var pointCloud: [Vector3]
   /// Estimated floor height for hit tests.
   public var estimatedFloorY: Double?
-  /// The remote-assist session's inputs.
-  public var remoteAssist:
-    (messages: [StrokeMessage], configuration: RemoteAssistSession.Configuration)?
-  /// The measuring switch times (τ seconds), when the scene measures.
-  public var measureSwitchTimes: [Double]?
-  /// The displayer session's configuration, when the scene places video screens.
-  public var displayers: DisplayerConfiguration?
+  /// The sessions the scene asks for, one per registered kind whose section it has, in
+  /// registration order (the order they run each tick).
+  public var sessions: [SceneSession] = []
   /// Findings that did not stop loading (unknown fields, track warnings).
   public var warnings: [String]
   /// Every file the scene reads: the scene file, track (and times, sensor), stroke log, videos
   /// and background images, as resolved against the scene's folder. A run refuses to write an
   /// output over any of them.
   public var inputPaths: [String] = []
+}
+
+/// One session kind's checked section of a scene.
+public struct SceneSession: Sendable {
+  /// The kind's scene-file key (`measure`).
+  public var key: String
+  /// The checked section; makes the session of each run.
+  public var configuration: any SessionConfiguration
+
+  /// Creates a scene session.
+  public init(key: String, configuration: any SessionConfiguration) {
+    self.key = key
+    self.configuration = configuration
+  }
 }
 
 /// A plane anchor with its appearance time and optional visualisation.
@@ -80,20 +93,18 @@ public enum BackgroundSource: Sendable {
 
 extension ReplayScene {
   /// The same scene rendered at another output size (intrinsics re-derived from the capture
-  /// intrinsics and viewport with aspect fill; displayer taps moved to the pixels of the same
-  /// camera rays): reduced-size goldens and previews.
+  /// intrinsics and viewport with aspect fill; each session's configuration told of the change,
+  /// e.g. displayer taps move to the pixels of the same camera rays): reduced-size goldens and
+  /// previews.
   /// Precondition: `width > 0`, `height > 0` (trap).
   public func resized(width: Int, height: Int) -> ReplayScene {
     var copy = self
     let old = outputIntrinsics
     let new = captureIntrinsics.output(viewport: viewport, width: width, height: height)
     copy.outputIntrinsics = new
-    // Taps are output pixels: move each to the pixel that shows the same camera ray.
-    copy.displayers?.taps = (displayers?.taps ?? []).map { tap in
-      var moved = tap
-      moved.u = (tap.u - old.cx) / old.fx * new.fx + new.cx
-      moved.v = (tap.v - old.cy) / old.fy * new.fy + new.cy
-      return moved
+    copy.sessions = sessions.map { session in
+      SceneSession(
+        key: session.key, configuration: session.configuration.resized(from: old, to: new))
     }
     return copy
   }

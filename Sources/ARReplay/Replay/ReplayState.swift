@@ -1,6 +1,9 @@
+import ARFormats
 import ARMath
 import ARRender
 import ARScene
+import ARSession
+import ARSupport
 
 /// The mutable scene state of a run: the node graph, sessions and the AR tick counter.
 struct ReplayState {
@@ -23,17 +26,8 @@ struct ReplayState {
       let ids = Set(scene.planes.filter { $0.visualization == value }.map(\.anchor.identifier))
       if !ids.isEmpty { planeVisualizations.append((PlaneVisualization(style: style), ids)) }
     }
-    if let times = scene.measureSwitchTimes {
-      sessions.append(try MeasureSession(switchTimes: times))
-    }
-    if let displayers = scene.displayers {
-      sessions.append(
-        try DisplayerSession(configuration: displayers, sceneFile: scene.sceneFilePath))
-    }
-    if let assist = scene.remoteAssist {
-      sessions.append(
-        RemoteAssistSession(messages: assist.messages, configuration: assist.configuration))
-    }
+    let setup = SessionSetup(sceneFilePath: scene.sceneFilePath, sceneName: scene.name)
+    sessions = try scene.sessions.map { try $0.configuration.makeSession(setup) }
   }
 
   /// Runs one AR tick: camera pose, sessions, constraints. Returns the tick's events.

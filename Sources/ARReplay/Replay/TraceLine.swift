@@ -1,6 +1,9 @@
+import ARFormats
 import ARMath
 import ARRender
 import ARScene
+import ARSession
+import ARSupport
 
 /// Builds one line of `trace.jsonl` (DESIGN §7, a contract read by outside checks):
 /// `{"frame", "t", "worldFromCamera": [16, column-major, viewport camera], "intrinsics":

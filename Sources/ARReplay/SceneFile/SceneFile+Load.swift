@@ -1,4 +1,7 @@
+import ARFormats
 import ARRender
+import ARSession
+import ARSupport
 import Foundation
 
 extension SceneFile {
@@ -6,11 +9,14 @@ extension SceneFile {
   /// and inline strokes stay far below this.
   public static let maximumBytes = 64 << 20
 
-  /// Reads and decodes a scene file.
+  /// Reads and decodes a scene file: the common part, then the section of each kind of
+  /// `registry` the file has (registration order).
   /// - Throws: `InputError` `.missingInput` for an unreadable file, `.badData` naming the file
   ///   and the JSON field path for invalid JSON, wrong types, missing required fields and keys
   ///   given twice in one object, or a file over `maximumBytes`.
-  public static func read(path: String) throws -> (SceneFile, warnings: [String]) {
+  public static func read(path: String, registry: SessionRegistry) throws -> (
+    SceneFile, sections: [DecodedSection], warnings: [String]
+  ) {
     let bytes = try FileIO.read(path, maximumBytes: SceneFile.maximumBytes)
     let scene: SceneFile
     do {
@@ -18,6 +24,7 @@ extension SceneFile {
     } catch let error as DecodingError {
       throw JSONDecoding.locatedError(error, bytes: bytes, file: path)
     }
+    let sections = try registry.decodeSections(bytes, file: path)
     // Foundation keeps one of two equal keys without a word; in a hand-edited scene that hides
     // a mistake.
     if let problem = JSONSyntaxLocator.firstProblem(in: bytes, rejectingDuplicateKeys: true) {
@@ -25,18 +32,21 @@ extension SceneFile {
         .badData, InputLocation(file: path, line: problem.line, field: problem.field),
         "column \(problem.column): \(problem.reason)")
     }
-    let warnings = UnknownFields.find(in: bytes, schema: SceneFile.schema).map {
+    var schema = SceneFile.schema.merging(registry.schema) { $0.union($1) }
+    schema[""]?.formUnion(registry.keys)
+    let warnings = UnknownFields.find(in: bytes, schema: schema).map {
       "\(path): field \(InputText.quoted($0, limit: 80)) is not a scene field; ignored"
     }
-    return (scene, warnings)
+    return (scene, sections, warnings)
   }
 
-  /// The known keys of every object in a scene file, by field path pattern (`[]` = any index).
+  /// The known keys of every object in a scene file's common part, by field path pattern (`[]`
+  /// = any index); session kinds add their sections' (`SessionKind.schema`).
   static let schema: [String: Set<String>] = [
     "": [
       "name", "track", "intrinsics", "viewport", "output", "arFrameRate", "start", "duration",
       "frames", "clip", "background", "lights", "nodes", "planes", "pointCloud",
-      "estimatedFloorY", "remoteAssist", "measure", "displayers", "$schema", "comment",
+      "estimatedFloorY", "$schema", "comment",
     ],
     "track": ["path", "format", "cameraAxes", "worldUp", "times", "sensor", "clamp"],
     "intrinsics": ["fx", "fy", "cx", "cy", "width", "height"],
@@ -60,11 +70,6 @@ extension SceneFile {
       "id", "position", "eulerAngles", "center", "extent", "boundary", "alignment", "appearsAt",
       "visualization",
     ],
-    "remoteAssist": ["strokes", "mode", "pointsPerFrame"],
-    "measure": ["switchTimes"],
-    "displayers": ["taps", "orientation", "videos", "waitingVideo", "end", "appKernel"],
-    "displayers.taps[]": ["t", "u", "v"],
-    "displayers.videos[]": ["path", "start", "range"],
   ]
 }
 

@@ -1,5 +1,8 @@
+import ARFormats
 import ARMath
 import ARScene
+import ARSession
+import ARSupport
 import Foundation
 
 /// A scene file (JSON): everything one replay needs. Documented field by field, with units and
@@ -8,8 +11,10 @@ public struct SceneFile: Decodable, Sendable {
   /// The scene's name: the default output folder is `Output/<name>/`. Letters, digits, `-`, `_`
   /// and `.` only (no path separators).
   public var name: String
-  /// The camera track.
-  public var track: TrackSpec
+  /// The camera track of the scene's view. Decoded as optional so that the loader, not the
+  /// decoder, decides: required today ("missing (required)"); a scene whose participants bring
+  /// their own tracks (Documentation/Design.md, "Several views") will not need it.
+  public var track: TrackSpec?
   /// Capture intrinsics in pixels of the landscape capture (default: `CameraIntrinsics.defaultCapture`).
   public var intrinsics: IntrinsicsSpec?
   /// `landscape` or `portrait` (default `landscape`).
@@ -38,12 +43,6 @@ public struct SceneFile: Decodable, Sendable {
   public var pointCloud: [[Double]]?
   /// World y of the estimated floor for `estimatedHorizontalPlane` hit tests.
   public var estimatedFloorY: Double?
-  /// The remote-assist session.
-  public var remoteAssist: RemoteAssistSpec?
-  /// The measuring session.
-  public var measure: MeasureSpec?
-  /// Tap-to-place video screens.
-  public var displayers: DisplayersSpec?
 }
 
 extension SceneFile {
@@ -228,57 +227,5 @@ extension SceneFile {
     /// `none` (default), `translucent` (a 40 % blue fill) or `fade` (the sample app's red slab
     /// fading out over 1 s).
     public var visualization: String?
-  }
-
-  /// The measuring session (measure app).
-  public struct MeasureSpec: Decodable, Sendable {
-    /// τ (seconds) at which the measuring switch toggles: on, off, on, …
-    public var switchTimes: [Double]
-  }
-
-  /// The displayer session (video-with-ARKit app).
-  public struct DisplayersSpec: Decodable, Sendable {
-    /// Taps: τ seconds and output pixel (u right, v down).
-    public var taps: [TapSpec]
-    /// `hitTransform` (default) or `faceCamera`.
-    public var orientation: String?
-    /// Remote videos (YUV4MPEG2), assigned to free screens in start order.
-    public var videos: [VideoSpec]?
-    /// `queue` (default) or `drop`: a video with no free screen waits or is dropped.
-    public var waitingVideo: String?
-    /// `hold` (default) or `loop` after a video's last frame.
-    public var end: String?
-    /// Convert frames as the app's Metal kernel does (default false).
-    public var appKernel: Bool?
-  }
-
-  /// One tap.
-  public struct TapSpec: Decodable, Sendable {
-    /// τ of the tap, seconds.
-    public var t: Double
-    /// Tap pixel u (right), output pixels.
-    public var u: Double
-    /// Tap pixel v (down), output pixels.
-    public var v: Double
-  }
-
-  /// One remote video.
-  public struct VideoSpec: Decodable, Sendable {
-    /// Path to a `.y4m` file.
-    public var path: String
-    /// τ when the remote user joins (default 0); video time = τ − start.
-    public var start: Double?
-    /// `full` or `limited`; overrides the file's `XCOLORRANGE`.
-    public var range: String?
-  }
-
-  /// The remote-assist session.
-  public struct RemoteAssistSpec: Decodable, Sendable {
-    /// Stroke log (JSON Lines).
-    public var strokes: String
-    /// `faithful` (default) or `corrected`.
-    public var mode: String?
-    /// Points per AR tick (default 1).
-    public var pointsPerFrame: JSONInteger?
   }
 }

@@ -1,7 +1,13 @@
+import ARDisplayer
+import ARFormats
 import ARMath
+import ARMeasure
+import ARRemoteAssist
 import ARRender
 import ARReplay
 import ARScene
+import ARSession
+import ARSupport
 import Testing
 
 @Suite struct DisplayerSessionTests {

@@ -1,8 +1,13 @@
+@testable import ARDisplayer
+@testable import ARFormats
 import ARMath
-import ARScene
-import Testing
-
+@testable import ARMeasure
+@testable import ARRemoteAssist
 @testable import ARReplay
+import ARScene
+@testable import ARSession
+import ARSupport
+import Testing
 
 /// A scripted sweep at 60 Hz: a 101×81 camera (fx = fy = 100, principal point (50, 40), so the
 /// centre pixel ((W−1)/2, (H−1)/2) = (50, 40) looks along the optical axis) 1.5 m above the

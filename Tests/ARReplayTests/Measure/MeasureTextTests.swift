@@ -1,7 +1,12 @@
+@testable import ARDisplayer
+@testable import ARFormats
+@testable import ARMeasure
+@testable import ARRemoteAssist
+@testable import ARReplay
+@testable import ARSession
+import ARSupport
 import Foundation
 import Testing
-
-@testable import ARReplay
 
 @Suite struct MeasureTextTests {
   @Test(

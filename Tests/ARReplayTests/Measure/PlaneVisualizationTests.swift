@@ -1,8 +1,13 @@
+@testable import ARDisplayer
+@testable import ARFormats
 import ARMath
-import ARScene
-import Testing
-
+@testable import ARMeasure
+@testable import ARRemoteAssist
 @testable import ARReplay
+import ARScene
+@testable import ARSession
+import ARSupport
+import Testing
 
 private func context(tick k: Int, root: Node, planes: [PlaneAnchor]) -> TickContext {
   let t = Double(k) / 60

@@ -1,6 +1,11 @@
-import Testing
-
+@testable import ARDisplayer
+@testable import ARFormats
+@testable import ARMeasure
+@testable import ARRemoteAssist
 @testable import ARReplay
+@testable import ARSession
+import ARSupport
+import Testing
 
 @Suite struct JSONWriterTests {
   /// The `String` writer `JSONValue` used before `JSONWriter` (commit cebb495), kept as the

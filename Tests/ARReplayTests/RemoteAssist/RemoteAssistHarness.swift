@@ -1,6 +1,12 @@
+import ARDisplayer
+import ARFormats
 import ARMath
+import ARMeasure
+import ARRemoteAssist
 import ARReplay
 import ARScene
+import ARSession
+import ARSupport
 
 /// Runs a session tick by tick with a fixed or scripted camera, solving constraints after each
 /// tick as the frame loop does.

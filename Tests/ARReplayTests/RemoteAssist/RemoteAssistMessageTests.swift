@@ -1,5 +1,11 @@
+import ARDisplayer
+import ARFormats
 import ARMath
+import ARMeasure
+import ARRemoteAssist
 import ARReplay
+import ARSession
+import ARSupport
 import Testing
 
 @Suite struct RemoteAssistMessageTests {

@@ -1,6 +1,12 @@
+import ARDisplayer
+import ARFormats
 import ARMath
+import ARMeasure
+import ARRemoteAssist
 import ARReplay
 import ARScene
+import ARSession
+import ARSupport
 import Testing
 
 @Suite struct RemoteAssistSessionTests {

@@ -1,5 +1,11 @@
+import ARDisplayer
+import ARFormats
 import ARMath
+import ARMeasure
+import ARRemoteAssist
 import ARReplay
+import ARSession
+import ARSupport
 import Foundation
 
 /// A temporary folder with a scene, its track and stroke log, for end-to-end replay tests.

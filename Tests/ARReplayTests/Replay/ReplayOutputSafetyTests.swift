@@ -1,7 +1,13 @@
+import ARDisplayer
+import ARFormats
 import ARMath
+import ARMeasure
+import ARRemoteAssist
 import ARRender
 import ARReplay
+import ARSession
 import ARSimCLI
+import ARSupport
 import Foundation
 import Testing
 
@@ -83,7 +89,7 @@ struct ReplayOutputSafetyTests {
     try fixture.write("out/run.json", "{\"framesWritten\": [0, 1, 2, 3, 4]}\n")
     try FileManager.default.createDirectory(
       atPath: out + "/frame_00002.png", withIntermediateDirectories: false)
-    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json")
+    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json", registry: .builtIn)
     var options = ReplayOptions(outputDirectory: out, threads: 1)
     options.pipelined = pipelined
     let error = #expect(throws: InputError.self) { try Replay(scene: scene).run(options) }

@@ -1,8 +1,14 @@
+@testable import ARDisplayer
+@testable import ARFormats
+@testable import ARMeasure
+@testable import ARRemoteAssist
+@testable import ARReplay
 import ARScene
+@testable import ARSession
+@testable import ARSimCLI
+import ARSupport
 import Foundation
 import Testing
-
-@testable import ARReplay
 
 @Suite("Replay pipeline")
 struct ReplayPipelineTests {
@@ -34,7 +40,7 @@ struct ReplayPipelineTests {
   func pipelinedMatchesSequential() throws {
     let folder = NSTemporaryDirectory() + "arsim-pipeline-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let scene = try ReplayScene.load(path: try writeScene(in: folder))
+    let scene = try ReplayScene.load(path: try writeScene(in: folder), registry: .builtIn)
     var sequential = ReplayOptions(outputDirectory: folder + "/sequential", threads: 1)
     sequential.pipelined = false
     var pipelined = ReplayOptions(outputDirectory: folder + "/pipelined", threads: 2)
@@ -60,7 +66,7 @@ struct ReplayPipelineTests {
   func renderOnly() throws {
     let folder = NSTemporaryDirectory() + "arsim-render-only-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let scene = try ReplayScene.load(path: try writeScene(in: folder))
+    let scene = try ReplayScene.load(path: try writeScene(in: folder), registry: .builtIn)
     var options = ReplayOptions(outputDirectory: folder + "/out", threads: 1)
     options.writesFrames = false
     let summary = try Replay(scene: scene).run(options)

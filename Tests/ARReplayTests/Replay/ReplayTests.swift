@@ -1,7 +1,13 @@
+import ARDisplayer
+import ARFormats
 import ARMath
+import ARMeasure
+import ARRemoteAssist
 import ARReplay
 import ARScene
+import ARSession
 import ARSimCLI
+import ARSupport
 import Foundation
 import Testing
 
@@ -77,7 +83,7 @@ import Testing
     #expect(code == 0)
     try fixture.writeTrack("track.json", [(0, .identity), (20, .identity)])
     try fixture.write("scene.json", Self.scene(width: 160, height: 120, fps: 5, duration: 10))
-    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json")
+    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json", registry: .builtIn)
     _ = try Replay(scene: scene).run(ReplayOptions(outputDirectory: fixture.directory + "/out"))
     let lines = try fixture.jsonLines("trace.jsonl")
     let strokes = helper.viewPoints(drawing)
@@ -117,7 +123,7 @@ import Testing
       rotation: Quaternion(axis: .unitY, angleRadians: 0.6), translation: Vector3(0.8, 0.2, 0.3))
     try fixture.writeTrack("track.json", [(0, .identity), (2, end)])
     try fixture.write("scene.json", Self.scene(width: 64, height: 48, duration: 2))
-    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json")
+    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json", registry: .builtIn)
     _ = try Replay(scene: scene).run(ReplayOptions(outputDirectory: fixture.directory + "/out"))
     let lines = try fixture.jsonLines("trace.jsonl")
     #expect(lines.count == 21)
@@ -149,7 +155,7 @@ import Testing
     try fixture.writeTrack("track.json", [(0, .identity), (4, end)])
     try fixture.write(
       "scene.json", Self.scene(mode: "faithful", width: 96, height: 72, fps: 15, duration: 3))
-    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json")
+    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json", registry: .builtIn)
     let full = fixture.directory + "/full"
     let part = fixture.directory + "/part"
     _ = try Replay(scene: scene).run(ReplayOptions(outputDirectory: full, threads: 1))

@@ -1,8 +1,13 @@
+@testable import ARDisplayer
+@testable import ARFormats
 import ARMath
-import ARScene
-import Testing
-
+@testable import ARMeasure
+@testable import ARRemoteAssist
 @testable import ARReplay
+import ARScene
+@testable import ARSession
+import ARSupport
+import Testing
 
 @Suite struct TraceLineTests {
   /// The line as `TraceLine` built it before writing bytes directly (commit cebb495): a

@@ -1,6 +1,12 @@
+import ARDisplayer
+import ARFormats
 import ARMath
+import ARMeasure
+import ARRemoteAssist
 import ARRender
 import ARReplay
+import ARSession
+import ARSupport
 import Testing
 
 /// Numbers far outside anything a helper sends are refused (stroke-log times) or dropped with a

@@ -1,6 +1,6 @@
 import ARMath
 import ARRender
-import ARReplay
+import ARFormats
 import Testing
 
 /// The ARCore data logger's sensor poses (`Frame.getAndroidSensorPose()`): told from TUM by

@@ -1,6 +1,12 @@
+import ARDisplayer
+import ARFormats
 import ARMath
+import ARMeasure
+import ARRemoteAssist
 import ARReplay
+import ARSession
 import ARSimCLI
+import ARSupport
 import Foundation
 import Synchronization
 import Testing

@@ -1,6 +1,12 @@
+import ARDisplayer
+import ARFormats
 import ARMath
+import ARMeasure
+import ARRemoteAssist
 import ARRender
 import ARReplay
+import ARSession
+import ARSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,11 @@
+import ARDisplayer
+import ARFormats
+import ARMeasure
+import ARRemoteAssist
 import ARRender
 import ARReplay
+import ARSession
+import ARSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,10 @@
+import ARDisplayer
+import ARFormats
+import ARMeasure
+import ARRemoteAssist
 import ARReplay
+import ARSession
+import ARSupport
 import Testing
 
 @Suite struct YCbCrConversionTests {

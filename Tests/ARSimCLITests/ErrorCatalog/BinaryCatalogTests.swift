@@ -1,3 +1,4 @@
+import ARFormats
 import ARRender
 import ARReplay
 import Foundation

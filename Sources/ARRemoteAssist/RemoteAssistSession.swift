@@ -1,0 +1,332 @@
+import ARFormats
+import ARMath
+import ARScene
+import ARSession
+import ARSupport
+
+/// The on-site side of AR Remote Support: turns received stroke messages into spheres in front
+/// of the camera (DESIGN §5; source-apps.md §2).
+///
+/// Each tick: deliver the messages with `t ≤ τ` in file order, then pop at most
+/// `pointsPerFrame` queued points, each becoming a `Sphere(radius: 0.015)` at
+/// `(−x/1000, −y/1000, 0)` under a stroke root. A root sits 1 m along the camera's −Z from its
+/// position when `touch-start` arrived, with uniform scale 1.25 and a gimbal-locked
+/// `LookAtConstraint` on the point of view, so strokes read upright and unmirrored.
+///
+/// Modelling note: the app creates spheres on a second main-queue hop, one frame later; ARSim
+/// creates them in the tick the point is popped.
+public final class RemoteAssistSession: Session {
+  /// Receiver options.
+  public struct Configuration: Hashable, Sendable {
+    /// Faithful (default) or corrected parsing and binding.
+    public var mode: RemoteAssistMode = .faithful
+    /// Points popped per AR tick (1 in the 2019 app, 3 in the 2021+ app).
+    public var pointsPerFrame: Int = 1
+    /// Sphere radius in root-local metres (0.015 in the app).
+    public var sphereRadius: Double = 0.015
+    /// Root distance in front of the camera, metres (1 in the app).
+    public var rootDistance: Double = 1
+    /// Uniform root scale (1.25 in the app).
+    public var rootScale: Double = 1.25
+    /// The line colour before any `color:` message (systemBlue).
+    public var initialColor: Color = .systemBlue
+    /// The stroke spheres' specular colour; SceneKit's default is black, ARSim states a soft
+    /// highlight so spheres read as round.
+    public var specular: Color = Color(red: 0.35, green: 0.35, blue: 0.35)
+    /// The stroke spheres' Blinn shininess.
+    public var shininess: Double = 24
+
+    /// Creates a configuration with the app's defaults.
+    public init(mode: RemoteAssistMode = .faithful, pointsPerFrame: Int = 1) {
+      self.mode = mode
+      self.pointsPerFrame = pointsPerFrame
+    }
+  }
+
+  /// The largest message the data stream carries (Agora: 1 KB per packet).
+  public static let maximumMessageBytes = 1024
+  /// The data stream's message rate limit (Agora: 30 packets/s).
+  public static let maximumMessagesPerSecond = 30
+
+  private struct QueuedPoint {
+    var point: Vector2
+    /// Corrected mode: the root and colour current when the point's message arrived.
+    var root: Node?
+    var color: Color
+    var message: Int
+  }
+
+  /// The configuration.
+  public let configuration: Configuration
+  private let messages: any MessageSource<StrokeMessage>
+  /// Messages delivered so far (the next one's index in events).
+  private var nextMessage = 0
+  private var queue: [QueuedPoint] = []
+  private var queueHead = 0
+  private var lineColor: Color
+  /// Stroke roots, oldest first (the app's `touchRoots`).
+  public private(set) var roots: [Node] = []
+  private var strokeCount = 0
+  private var sphereCount = 0
+  private var recentDeliveries: [Int64] = []
+
+  /// Creates a session replaying `messages` (in file order, each due at its `t`).
+  public convenience init(
+    messages: [StrokeMessage], configuration: Configuration = Configuration()
+  ) {
+    self.init(
+      source: MessageList(messages) { Self.microseconds($0.t) }, configuration: configuration)
+  }
+
+  /// Creates a session receiving what `source` delivers (a stroke log, a socket, a simulated
+  /// transport); the message's `t` is not consulted again (the source decides when it is due).
+  public init(
+    source: any MessageSource<StrokeMessage>, configuration: Configuration = Configuration()
+  ) {
+    self.messages = source
+    self.configuration = configuration
+    self.lineColor = configuration.initialColor
+  }
+
+  /// Number of points waiting to become spheres.
+  public var queuedPointCount: Int { queue.count - queueHead }
+
+  /// The current line colour.
+  public var currentColor: Color { lineColor }
+
+  /// Delivers the messages due by this tick (t ≤ τ, integer µs), then turns up to `pointsPerFrame` queued points into spheres.
+  public func update(_ context: inout TickContext) {
+    // Compared in integer microseconds so τ = k/60 and a log's decimal times agree exactly.
+    while let message = messages.nextMessage(dueBy: context.microseconds) {
+      deliver(message, index: nextMessage, context: &context)
+      nextMessage += 1
+    }
+    for _ in 0..<max(0, configuration.pointsPerFrame) {
+      guard queueHead < queue.count else { break }
+      let item = queue[queueHead]
+      queueHead += 1
+      place(item, context: &context)
+    }
+    if queueHead > 4096, queueHead * 2 > queue.count {
+      queue.removeFirst(queueHead)
+      queueHead = 0
+    }
+  }
+
+  /// `remoteAssist`: stroke count, queued points, line colour and each stroke root's world transform (16 numbers, column-major, metres).
+  public func traceFields() -> [(String, JSONValue)] {
+    [
+      (
+        "remoteAssist",
+        .object([
+          ("strokes", .integer(roots.count)), ("queuedPoints", .integer(queuedPointCount)),
+          ("color", .numbers(lineColor.components)),
+          (
+            "roots",
+            .array(
+              roots.map { root in
+                .object([
+                  ("stroke", .integer(root.strokeIndex ?? -1)),
+                  ("worldTransform", .numbers(root.worldTransform.columnMajorElements)),
+                ])
+              })
+          ),
+        ])
+      )
+    ]
+  }
+
+  // MARK: Delivery
+
+  private func deliver(_ message: StrokeMessage, index: Int, context: inout TickContext) {
+    let source: [(String, JSONValue)] = [
+      ("line", .integer(message.line)), ("message", .string(Self.excerpt(message))),
+    ]
+    throttleCheck(context: &context, source: source)
+    guard message.data.count <= Self.maximumMessageBytes else {
+      context.emit(
+        "warning",
+        [("reason", "message over 1 KB: the data stream would refuse it; ignored")] + source)
+      return
+    }
+    guard message.data.allSatisfy({ $0 < 0x80 }) else {
+      context.emit(
+        "warning", [("reason", "non-ASCII bytes: the app's ASCII decoding fails; ignored")] + source
+      )
+      return
+    }
+    let text = message.text
+    switch RemoteAssistMessage.classify(text, mode: configuration.mode) {
+    case .touchStart:
+      startStroke(context: &context)
+    case .touchEnd:
+      break
+    case .undo:
+      undo(context: &context, source: source)
+    case .color(let components, let reason):
+      guard let c = components else {
+        context.emit("warning", [("reason", .string("bad color: \(reason ?? "")"))] + source)
+        return
+      }
+      if c.contains(where: { $0 < 0 || $0 > 1 }) {
+        context.emit(
+          "warning", [("reason", "color component outside 0…1 (extended sRGB); clamped")] + source)
+      }
+      let clamped = c.map { min(1, max(0, $0)) }
+      lineColor = Color(red: clamped[0], green: clamped[1], blue: clamped[2], alpha: clamped[3])
+      context.emit("color", [("rgba", .numbers(clamped))])
+    case .points(var points, let dropped):
+      if configuration.mode == .corrected,
+        let far = points.first(where: { !Self.isWithinView($0) })
+      {
+        let count = points.count { !Self.isWithinView($0) }
+        points.removeAll { !Self.isWithinView($0) }
+        let reason =
+          "point (\(far.x), \(far.y)) is beyond ±\(Self.maximumPointCoordinate) points from the"
+          + " view centre"
+        context.emit("warning", [("reason", .string(reason))] + source)
+        context.emit(
+          "dropped-point", [("count", .integer(count)), ("reason", .string(reason))] + source)
+      }
+      if points.isEmpty, let what = RemoteAssistMessage.nonBatchDescription(text) {
+        let reason = "\(what): the app's parser finds no point in it and ignores the message"
+        context.emit(
+          configuration.mode == .corrected ? "warning" : "ignored-message",
+          [("reason", .string(reason))] + source)
+        return
+      }
+      if dropped > 0 {
+        let reason: String
+        if configuration.mode == .corrected {
+          reason = "malformed point text"
+        } else if dropped <= 2 {
+          reason = "the app's parser drops the first and last point of each batch"
+        } else {
+          reason =
+            "the app's parser drops the first and last point of each batch; "
+            + "\(dropped - 2) more pieces did not parse"
+        }
+        if configuration.mode == .corrected {
+          context.emit("warning", [("reason", .string(reason))] + source)
+        }
+        context.emit(
+          "dropped-point", [("count", .integer(dropped)), ("reason", .string(reason))] + source)
+      }
+      let root = configuration.mode == .corrected ? roots.last : nil
+      if configuration.mode == .corrected, root == nil, !points.isEmpty {
+        context.emit(
+          "dropped-point",
+          [("count", .integer(points.count)), ("reason", "no stroke root (no touch-start yet)")]
+            + source)
+        return
+      }
+      for p in points {
+        queue.append(QueuedPoint(point: p, root: root, color: lineColor, message: index))
+      }
+    }
+  }
+
+  private func throttleCheck(context: inout TickContext, source: [(String, JSONValue)]) {
+    recentDeliveries.append(context.microseconds)
+    recentDeliveries.removeAll { $0 <= context.microseconds - 1_000_000 }
+    if recentDeliveries.count == Self.maximumMessagesPerSecond + 1 {
+      context.emit(
+        "warning",
+        [("reason", "more than 30 messages in one second: over the data stream's rate limit")]
+          + source)
+    }
+  }
+
+  private func startStroke(context: inout TickContext) {
+    let pointOfView = context.pointOfView.worldTransform
+    let forward = pointOfView.transformDirection(Vector3(0, 0, -1)).normalized ?? Vector3(0, 0, -1)
+    let root = Node(name: "stroke-\(strokeCount)")
+    root.position = pointOfView.translation + forward * configuration.rootDistance
+    root.scale = Vector3(configuration.rootScale, configuration.rootScale, configuration.rootScale)
+    root.constraints = [
+      .lookAt(LookAtConstraint(target: context.pointOfView, isGimbalLockEnabled: true))
+    ]
+    root.strokeIndex = strokeCount
+    strokeCount += 1
+    context.root.addChildNode(root)
+    roots.append(root)
+    context.emit(
+      "touch-start",
+      [("stroke", .integer(root.strokeIndex ?? 0)), ("position", .numbers(root.position.array))])
+  }
+
+  private func undo(context: inout TickContext, source: [(String, JSONValue)]) {
+    guard let last = roots.popLast() else {
+      context.emit(
+        "warning", [("reason", "undo with no stroke (the app would crash); ignored")] + source)
+      return
+    }
+    last.isHidden = true
+    last.removeFromParentNode()
+    context.emit("undo", [("stroke", .integer(last.strokeIndex ?? -1))])
+    if configuration.mode == .corrected {
+      let orphaned = queue[queueHead...].filter { $0.root === last }.count
+      if orphaned > 0 {
+        queue = Array(queue[queueHead...].filter { $0.root !== last })
+        queueHead = 0
+        context.emit(
+          "dropped-point",
+          [("count", .integer(orphaned)), ("reason", "their stroke was undone")] + source)
+      }
+    }
+  }
+
+  // MARK: Placement
+
+  private func place(_ item: QueuedPoint, context: inout TickContext) {
+    let root: Node?
+    let color: Color
+    switch configuration.mode {
+    case .faithful:
+      root = roots.last
+      color = lineColor
+    case .corrected:
+      root = item.root
+      color = item.color
+    }
+    guard let root else {
+      context.emit(
+        "dropped-point",
+        [
+          ("count", 1), ("reason", "no stroke root when popped (the app discards it)"),
+          ("point", .numbers([item.point.x, item.point.y])),
+        ])
+      return
+    }
+    let material = Material(
+      diffuse: color, specular: configuration.specular, shininess: configuration.shininess,
+      lightingModel: .blinn)
+    let sphere = Node(
+      name: "point-\(sphereCount)",
+      geometry: .sphere(radius: configuration.sphereRadius, material: material))
+    sphere.position = Vector3(-item.point.x / 1000, -item.point.y / 1000, 0)
+    sphere.strokeIndex = root.strokeIndex
+    sphereCount += 1
+    root.addChildNode(sphere)
+  }
+
+  /// The largest helper-point coordinate corrected mode accepts, in UIKit points from the view
+  /// centre (10⁶ points place a sphere 1.25 km from its root; real views are under 1500 points
+  /// wide). Farther points are dropped with a warning, as ARSim bounds camera positions (10⁶ m)
+  /// and Quick, Draw! coordinates (10⁶ px) instead of rendering them wrong.
+  public static let maximumPointCoordinate = 1e6
+
+  static func isWithinView(_ point: Vector2) -> Bool {
+    abs(point.x) <= maximumPointCoordinate && abs(point.y) <= maximumPointCoordinate
+  }
+
+  static func microseconds(_ seconds: Double) -> Int64 {
+    let us = (seconds * 1e6).rounded()
+    return us >= 9.2e18 ? .max : (us <= -9.2e18 ? .min : Int64(us))
+  }
+
+  private static func excerpt(_ message: StrokeMessage) -> String {
+    let text = message.text
+    return text.count > 200 ? String(text.prefix(200)) + "…" : text
+  }
+}

@@ -1,0 +1,77 @@
+import ARSupport
+
+/// A session kind's view of the scene file being loaded while it checks its section: the
+/// helpers every section uses (errors naming the scene file and field, paths against the
+/// scene's folder, named choices), and what the section adds to the scene (files it reads,
+/// warnings).
+public struct SceneSection: Sendable {
+  /// The scene file's path.
+  public let sceneFilePath: String
+  /// The scene file's folder ("" for a bare file name; kept relative when the path is).
+  public let folder: String
+  /// Every file the section reads (resolved paths): a run refuses to write an output over
+  /// one of them.
+  public var inputPaths: [String] = []
+  /// Findings that do not stop loading, shown by `arsim render` and written to run.json.
+  public var warnings: [String] = []
+
+  /// Creates the context for the scene file at `sceneFilePath`.
+  public init(sceneFilePath: String) {
+    self.sceneFilePath = sceneFilePath
+    if let slash = sceneFilePath.lastIndex(of: "/") {
+      folder =
+        slash == sceneFilePath.startIndex ? "/" : String(sceneFilePath[..<slash])
+    } else {
+      folder = ""
+    }
+  }
+
+  /// A `.badData` error naming the scene file and `field` (a path from the root, e.g.
+  /// `measure.switchTimes`); the loader adds the line where the field is written.
+  public func error(_ field: String, _ reason: String) -> InputError {
+    InputError(.badData, InputLocation(file: sceneFilePath, field: field), reason)
+  }
+
+  /// A path from the scene, resolved against the scene's folder (absolute paths unchanged).
+  public func resolvePath(_ p: String) -> String {
+    p.hasPrefix("/") || folder.isEmpty ? p : (folder == "/" ? "/" + p : folder + "/" + p)
+  }
+
+  /// A path from the scene's `field`, resolved as by `resolvePath(_:)`.
+  /// - Throws: `InputError` `.badData` naming the field when the path holds a NUL character
+  ///   (the system would read the path only up to it: `track.txt\0/../x` opens `track.txt`).
+  public func resolvePath(_ p: String, field: String) throws -> String {
+    guard !InputText.containsNUL(p) else {
+      throw error(field, "the path \(InputText.quoted(p)) contains a NUL character")
+    }
+    return resolvePath(p)
+  }
+
+  /// Runs `body`, which reads the file `file` named by the scene's `field`; when that file is
+  /// missing or unreadable the error names the field and the scene file too, not just the path.
+  /// - Throws: what `body` throws; `.missingInput` errors about `file` reworded as above.
+  public func reading<T>(_ file: String, field: String, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as any LocatedError
+      where error.kind == .missingInput && error.location.file == file
+    {
+      throw InputError(
+        .missingInput, InputLocation(file: file, field: field),
+        "\(error.reason) (named by \(sceneFilePath) field \(InputText.quoted(field)))")
+    }
+  }
+
+  /// Parses a named choice (`"portrait"`, `"faithful"`); nil stays nil.
+  /// - Throws: `InputError` naming `field` and listing the accepted names.
+  public func choice<T: RawRepresentable & CaseIterable>(
+    _ value: String?, _ type: T.Type, field: String
+  ) throws -> T? where T.RawValue == String {
+    guard let value else { return nil }
+    guard let parsed = T(rawValue: value) else {
+      throw error(
+        field, "\(InputText.quoted(value)) is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    return parsed
+  }
+}
