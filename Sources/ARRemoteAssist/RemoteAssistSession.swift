@@ -68,7 +68,12 @@ public final class RemoteAssistSession: Session {
   public private(set) var roots: [Node] = []
   private var strokeCount = 0
   private var sphereCount = 0
-  private var recentDeliveries: [Int64] = []
+  /// Deliveries of the last second (the rate check).
+  private(set) var recentDeliveries = MessageRateWindow()
+
+  /// The work the rate check did so far: array elements appended, dropped or moved by its
+  /// sliding window (at most three per message; `arsim bench S1` prints it per message).
+  public var rateCheckOperations: Int { recentDeliveries.elementOperations }
 
   /// Creates a session replaying `messages` (in file order, each due at its `t`).
   public convenience init(
@@ -227,9 +232,7 @@ public final class RemoteAssistSession: Session {
   }
 
   private func throttleCheck(context: inout TickContext, source: [(String, JSONValue)]) {
-    recentDeliveries.append(context.microseconds)
-    recentDeliveries.removeAll { $0 <= context.microseconds - 1_000_000 }
-    if recentDeliveries.count == Self.maximumMessagesPerSecond + 1 {
+    if recentDeliveries.record(context.microseconds) == Self.maximumMessagesPerSecond + 1 {
       context.emit(
         "warning",
         [("reason", "more than 30 messages in one second: over the data stream's rate limit")]

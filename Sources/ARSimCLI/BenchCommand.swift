@@ -19,13 +19,18 @@ enum BenchCommand {
       ],
       flagOptions: ["--sequential"])
     var scenes: [BenchScene] = []
+    var strokeLog = args.positionals.isEmpty
     for name in args.positionals {
+      if name.uppercased() == "S1" {
+        strokeLog = true
+        continue
+      }
       guard let scene = BenchScene(rawValue: name.uppercased()) else {
-        throw UsageError("unknown benchmark \(InputText.quoted(name)) (B1, B2, B3)")
+        throw UsageError("unknown benchmark \(InputText.quoted(name)) (B1, B2, B3, S1)")
       }
       scenes.append(scene)
     }
-    if scenes.isEmpty { scenes = BenchScene.allCases }
+    if scenes.isEmpty, args.positionals.isEmpty { scenes = BenchScene.allCases }
     var settings = BenchSettings(folder: args.value("--out") ?? "")
     settings.frames = try args.integer("--frames", in: 1...100_000) ?? 300
     settings.threads = try args.integer("--threads", in: 0...1024) ?? 0
@@ -45,18 +50,20 @@ enum BenchCommand {
     }
     if let track = args.value("--track") {
       settings.trackPath = track
-    } else {
+    } else if !scenes.isEmpty {
       try checkDefaultTrack(settings.trackPath)
     }
     settings.pipelined = !args.has("--sequential")
-    if args.value("--out") == nil {
+    if args.value("--out") == nil, !scenes.isEmpty {
       // A fixed name under /tmp would let another local user plant links or files there.
       settings.folder = try makePrivateFolder()
       output.print(
         "bench: writing into \(settings.folder) (removed afterwards; --out DIR keeps it)")
     }
     defer {
-      if args.value("--out") == nil { try? FileManager.default.removeItem(atPath: settings.folder) }
+      if args.value("--out") == nil, !scenes.isEmpty {
+        try? FileManager.default.removeItem(atPath: settings.folder)
+      }
     }
     for scene in scenes {
       let r = try Bench.run(scene, settings: settings)
@@ -81,6 +88,16 @@ enum BenchCommand {
       output.print(
         "  peak resident memory so far: \(formatted(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB"
       )
+    }
+    if strokeLog {
+      let r = StrokeLogBench.run()
+      output.print(
+        "S1 stroke log: \(r.messages) touch-end messages within 2 s, \(r.ticks) AR ticks, "
+          + "no rendering")
+      output.print(
+        "  \(formatted(r.seconds, 2)) s, \(formatted(Double(r.messages) / max(r.seconds, 1e-9), 0)) "
+          + "messages/s; rate check \(formatted(r.rateCheckOperationsPerMessage, 2)) "
+          + "operations/message; \(r.warnings) rate warning(s)")
     }
     return .ok
   }
