@@ -51,6 +51,9 @@ let package = Package(
     .library(name: "ARReplay", targets: ["ARReplay"]),
     .library(name: "ARFormats", targets: ["ARFormats"]),
     .library(name: "ARSession", targets: ["ARSession"]),
+    .library(name: "ARRemoteAssist", targets: ["ARRemoteAssist"]),
+    .library(name: "ARMeasure", targets: ["ARMeasure"]),
+    .library(name: "ARDisplayer", targets: ["ARDisplayer"]),
     .library(name: "ARSimCLI", targets: ["ARSimCLI"]),
   ],
   targets: [

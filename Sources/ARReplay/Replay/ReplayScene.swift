@@ -61,7 +61,7 @@ public struct ReplayScene: Sendable {
 
 /// One session kind's checked section of a scene.
 public struct SceneSession: Sendable {
-  /// The kind's scene-file key (`measure`).
+  /// The kind's scene-file key (`SessionKind.key`).
   public var key: String
   /// The checked section; makes the session of each run.
   public var configuration: any SessionConfiguration
@@ -94,8 +94,8 @@ public enum BackgroundSource: Sendable {
 extension ReplayScene {
   /// The same scene rendered at another output size (intrinsics re-derived from the capture
   /// intrinsics and viewport with aspect fill; each session's configuration told of the change,
-  /// e.g. displayer taps move to the pixels of the same camera rays): reduced-size goldens and
-  /// previews.
+  /// e.g. taps given in output pixels move to the pixels of the same camera rays): reduced-size
+  /// goldens and previews.
   /// Precondition: `width > 0`, `height > 0` (trap).
   public func resized(width: Int, height: Int) -> ReplayScene {
     var copy = self
