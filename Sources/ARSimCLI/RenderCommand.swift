@@ -44,8 +44,18 @@ enum RenderCommand {
     output.printError(
       "arsim render: \(summary.framesWritten.count) "
         + (summary.framesWritten.count == 1 ? "frame" : "frames") + " → \(directory) "
-        + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)")
+        + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)"
+        + warningsNote(summary))
     return .ok
+  }
+
+  /// `; 3 warnings, the first: …` for the summary line ("" without warnings), so warnings
+  /// raised during the replay are seen without opening events.jsonl.
+  static func warningsNote(_ summary: ReplaySummary) -> String {
+    guard summary.warningCount > 0, let first = summary.firstWarning else { return "" }
+    let shown = first.count > 160 ? String(first.prefix(160)) + "…" : first
+    return "; \(summary.warningCount) " + (summary.warningCount == 1 ? "warning" : "warnings")
+      + " (\(summary.warningEventCount) in events.jsonl), the first: \(shown)"
   }
 
   /// The number of `frame_NNNNN.png` files in `directory` that this run did not write.

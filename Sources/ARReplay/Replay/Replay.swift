@@ -80,6 +80,14 @@ public struct ReplaySummary: Sendable {
   public var encoderThreads: Int
   /// The rasterizer build that ran (`Renderer.instructionSet`).
   public var instructionSet: InstructionSet
+  /// `warning` events raised (all ticks up to the last written frame, like `eventCount`).
+  public var warningEventCount = 0
+  /// The first `warning` event, as `frame F: reason (line N)`; nil when there was none.
+  public var firstWarningEvent: String?
+  /// Warnings of the whole run: the scene's load warnings plus the warning events.
+  public var warningCount = 0
+  /// The first of them (a load warning before any event); nil when there was none.
+  public var firstWarning: String?
 }
 
 /// The frame loop (DESIGN §1): AR ticks drive sessions and constraints; output frames are
@@ -166,6 +174,8 @@ public struct Replay {
     }
     var renderOnlyTimings: [FrameTiming] = []
     var eventCount = 0
+    var warningEventCount = 0
+    var firstWarningEvent: String?
 
     do {
       for frame in 0...range.upperBound {
@@ -176,6 +186,10 @@ public struct Replay {
           frameEvents += try state.advance()
         }
         eventCount += frameEvents.count
+        for event in frameEvents where event.name == "warning" {
+          warningEventCount += 1
+          if firstWarningEvent == nil { firstWarningEvent = Self.describe(event, frame: frame) }
+        }
         let sceneUpdate = clock.now - updateStart
         stage["sceneUpdate", default: .zero] += sceneUpdate
         guard range.contains(frame) else { continue }
@@ -231,10 +245,14 @@ public struct Replay {
     let stages = ["sceneUpdate", "render", "encode", "write"].map {
       ($0, Self.seconds(stage[$0] ?? .zero))
     }
-    let summary = ReplaySummary(
+    var summary = ReplaySummary(
       framesWritten: written, stageSeconds: stages, totalSeconds: totalSeconds,
       eventCount: eventCount, frameTimings: timings, renderThreads: renderThreads,
       encoderThreads: encoderThreads, instructionSet: renderer.instructionSet)
+    summary.warningEventCount = warningEventCount
+    summary.firstWarningEvent = firstWarningEvent
+    summary.warningCount = scene.warnings.count + warningEventCount
+    summary.firstWarning = scene.warnings.first ?? firstWarningEvent
     try writeRunJSON(summary, options: options, folder: folder)
     return summary
   }
@@ -298,6 +316,9 @@ public struct Replay {
       ("supersampling", .integer(scene.supersampling)),
       ("events", .integer(summary.eventCount)),
       ("warnings", .array(scene.warnings.map { .string($0) })),
+      ("warningEvents", .integer(summary.warningEventCount)),
+      ("warningCount", .integer(summary.warningCount)),
+      ("firstWarning", summary.firstWarning.map { .string($0) } ?? .null),
       (
         "timing",
         .object(
@@ -309,6 +330,21 @@ public struct Replay {
       ),
     ])
     try folder.writeAtomically(Array((json.text + "\n").utf8), name: "run.json")
+  }
+
+  /// `frame 12: reason (line 7)` for a warning event: its `reason` field, quoted to at most
+  /// 200 characters, and the input line it names, if any.
+  static func describe(_ event: Event, frame: Int) -> String {
+    var text = "frame \(frame): "
+    if case .string(let reason)? = event.fields.first(where: { $0.0 == "reason" })?.1 {
+      text += reason.count > 200 ? String(reason.prefix(200)) + "…" : reason
+    } else {
+      text += "warning"
+    }
+    if case .integer(let line)? = event.fields.first(where: { $0.0 == "line" })?.1 {
+      text += " (line \(line))"
+    }
+    return text
   }
 
   static func seconds(_ d: Duration) -> Double {
