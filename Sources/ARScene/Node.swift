@@ -32,6 +32,9 @@ public final class Node {
   public var constraints: [Constraint] = []
   /// Whether the node is a stroke sphere (reported as `"stroke"` in trace.jsonl).
   public var strokeIndex: Int?
+  /// The plane anchor this node draws (reported as `"anchor"` in trace.jsonl), as ARSCNView
+  /// ties a node to its `ARAnchor`.
+  public var anchorIdentifier: String?
 
   /// The children, in insertion order (drawing and lookup order).
   public private(set) var childNodes: [Node] = []

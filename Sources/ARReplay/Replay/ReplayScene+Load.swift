@@ -360,22 +360,13 @@ struct SceneResolver {
   }
 
   func resolvePlanes(_ planes: [SceneFile.PlaneSpec]) throws -> [TimedPlaneAnchor] {
-    try planes.enumerated().map { i, spec in
+    let resolved = try planes.enumerated().map { i, spec in
       let f = "planes[\(i)]"
       let position = try vector(spec.position, field: f + ".position")
       let euler = try spec.eulerAngles.map { try vector($0, field: f + ".eulerAngles") } ?? .zero
       let center = try spec.center.map { try vector($0, field: f + ".center") } ?? .zero
-      guard spec.extent.count == 2, spec.extent.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
-        throw error(f + ".extent", "expected [x, z] in metres, ≥ 0")
-      }
-      let boundary = try spec.boundary.map { points in
-        try points.enumerated().map { j, p in
-          guard p.count == 2, p.allSatisfy(\.isFinite) else {
-            throw error(f + ".boundary[\(j)]", "expected [x, z]")
-          }
-          return Vector3(p[0], 0, p[1])
-        }
-      }
+      let extent = try planeExtent(spec.extent, field: f + ".extent")
+      let boundary = try spec.boundary.map { try planeBoundary($0, field: f + ".boundary") }
       let alignment =
         try choice(spec.alignment, PlaneAnchor.Alignment.self, field: f + ".alignment")
         ?? .horizontal
@@ -392,9 +383,98 @@ struct SceneResolver {
       let anchor = PlaneAnchor(
         identifier: spec.id ?? "plane-\(i)",
         worldFromAnchor: RigidTransform(rotation: node.orientation, translation: position),
-        center: center, extent: Vector3(spec.extent[0], 0, spec.extent[1]), boundary: boundary,
-        alignment: alignment)
-      return TimedPlaneAnchor(anchor: anchor, appearsAt: appearsAt, visualization: visualization)
+        center: center, extent: extent, boundary: boundary, alignment: alignment)
+      let updates = try planeUpdates(
+        spec.updates ?? [], initial: anchor, appearsAt: appearsAt, field: f + ".updates")
+      if let removal = spec.disappearsAt {
+        guard removal.isFinite, removal > appearsAt else {
+          throw error(f + ".disappearsAt", "must be a finite τ after appearsAt (\(appearsAt) s)")
+        }
+        if let last = updates.last, last.t >= removal {
+          throw error(
+            f + ".disappearsAt", "an update at \(last.t) s comes at or after the removal")
+        }
+      }
+      if spec.mergedInto != nil, spec.disappearsAt == nil {
+        throw error(f + ".mergedInto", "a merge needs disappearsAt, the τ of the merge")
+      }
+      return TimedPlaneAnchor(
+        timeline: PlaneAnchorTimeline(
+          initial: anchor, appearsAt: appearsAt, updates: updates, removedAt: spec.disappearsAt,
+          mergedInto: spec.mergedInto),
+        visualization: visualization)
     }
+    // A merge names another anchor that is present when this one goes.
+    var identifiers = Set<String>()
+    for (i, plane) in resolved.enumerated() {
+      guard identifiers.insert(plane.timeline.identifier).inserted else {
+        throw error(
+          "planes[\(i)].id", "\(InputText.quoted(plane.timeline.identifier)) is used twice")
+      }
+    }
+    for (i, plane) in resolved.enumerated() {
+      guard let target = plane.timeline.mergedInto, let t = plane.timeline.removedAt else {
+        continue
+      }
+      guard target != plane.timeline.identifier,
+        let survivor = resolved.first(where: { $0.timeline.identifier == target })
+      else {
+        throw error(
+          "planes[\(i)].mergedInto", "\(InputText.quoted(target)) names no other plane")
+      }
+      guard survivor.timeline.version(at: t) != nil else {
+        throw error(
+          "planes[\(i)].mergedInto",
+          "\(InputText.quoted(target)) is not present at the merge (τ = \(t) s)")
+      }
+    }
+    return resolved
+  }
+
+  /// `[x, z]` metres, each finite and ≥ 0, as the extent vector `(x, 0, z)`.
+  func planeExtent(_ values: [Double], field: String) throws -> Vector3 {
+    guard values.count == 2, values.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+      throw error(field, "expected [x, z] in metres, ≥ 0")
+    }
+    return Vector3(values[0], 0, values[1])
+  }
+
+  /// `[[x, z], …]` as anchor-frame points with y = 0.
+  func planeBoundary(_ points: [[Double]], field: String) throws -> [Vector3] {
+    try points.enumerated().map { j, p in
+      guard p.count == 2, p.allSatisfy(\.isFinite) else {
+        throw error(field + "[\(j)]", "expected [x, z]")
+      }
+      return Vector3(p[0], 0, p[1])
+    }
+  }
+
+  /// The updates of one plane, each carrying over what it omits from the state before it.
+  func planeUpdates(
+    _ specs: [SceneFile.PlaneUpdateSpec], initial: PlaneAnchor, appearsAt: Double,
+    field: String
+  ) throws -> [PlaneAnchorTimeline.Update] {
+    var previous = PlaneAnchorTimeline.Update(
+      t: appearsAt, center: initial.center, extent: initial.extent, boundary: initial.boundary)
+    var out: [PlaneAnchorTimeline.Update] = []
+    for (j, spec) in specs.enumerated() {
+      let f = field + "[\(j)]"
+      guard spec.t.isFinite, spec.t > previous.t else {
+        throw error(
+          f + ".t",
+          "must be finite and after \(j == 0 ? "appearsAt" : "the previous update") "
+            + "(\(previous.t) s)")
+      }
+      var update = previous
+      update.t = spec.t
+      if let c = spec.center { update.center = try vector(c, field: f + ".center") }
+      if let e = spec.extent { update.extent = try planeExtent(e, field: f + ".extent") }
+      if let b = spec.boundary {
+        update.boundary = b.isEmpty ? nil : try planeBoundary(b, field: f + ".boundary")
+      }
+      out.append(update)
+      previous = update
+    }
+    return out
   }
 }

@@ -8,7 +8,8 @@ import ARSupport
 /// Builds one line of `trace.jsonl` (DESIGN §7, a contract read by outside checks):
 /// `{"frame", "t", "worldFromCamera": [16, column-major, viewport camera], "intrinsics":
 /// {fx, fy, cx, cy, width, height}, "nodes": [{"name", "kind", "worldTransform", "radius"
-/// (spheres, world units), "rgba", "stroke" (stroke spheres)}], …session fields}`.
+/// (spheres, world units), "rgba", "stroke" (stroke spheres), "anchor" (plane visuals: the
+/// anchor's identifier)}], …session fields}`.
 ///
 /// The line is written straight into one UTF-8 buffer from the node data, with the bytes
 /// `JSONValue.text` gives for the same fields (no `JSONValue` tree, no `String` per number).
@@ -51,7 +52,7 @@ enum TraceLine {
   }
 
   /// Visible geometry nodes, parents before children (the renderer's order), each as
-  /// `{"name","kind","worldTransform","radius"?,"rgba","stroke"?}`.
+  /// `{"name","kind","worldTransform","radius"?,"rgba","stroke"?,"anchor"?}`.
   private static func writeNodes(
     _ node: Node, parentWorld: Matrix4, first: inout Bool, to out: inout JSONWriter
   ) {
@@ -82,6 +83,10 @@ enum TraceLine {
       if let stroke = node.strokeIndex {
         out.raw(",\"stroke\":")
         out.integer(stroke)
+      }
+      if let anchor = node.anchorIdentifier {
+        out.raw(",\"anchor\":")
+        out.string(anchor)
       }
       out.byte(UInt8(ascii: "}"))
     }

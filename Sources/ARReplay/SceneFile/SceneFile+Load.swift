@@ -66,8 +66,10 @@ extension SceneFile {
     "nodes[].material": [
       "diffuse", "specular", "shininess", "lightingModel", "doubleSided", "transparency",
     ],
+    "planes[].updates[]": ["t", "center", "extent", "boundary"],
     "planes[]": [
       "id", "position", "eulerAngles", "center", "extent", "boundary", "alignment", "appearsAt",
+      "disappearsAt", "mergedInto", "updates",
       "visualization",
     ],
   ]
