@@ -173,7 +173,7 @@ public final class Y4MReader {
     guard line.starts(with: marker), line.count == marker.count || line[5] == UInt8(ascii: " ")
     else {
       let shown = String(decoding: line.prefix(16), as: UTF8.self)
-      throw .badFrameMarker(at, "expected 'FRAME', found '\(shown)'")
+      throw .badFrameMarker(at, "expected 'FRAME', found \(InputText.quoted(shown, limit: 16))")
     }
     let parameters = line.dropFirst(marker.count).split(separator: UInt8(ascii: " ")).map {
       String(decoding: $0, as: UTF8.self)
