@@ -65,12 +65,14 @@ struct PlaneLifecycleTests {
         "0 plane-added floor", "0 plane-added big", "3 plane-updated floor",
         "6 plane-updated big", "6 plane-removed floor",
       ])
+    try #require(events.count == 5)
     #expect(events[2]["extent"] as? [Double] == [2, 1])
     #expect(events[2]["center"] as? [Double] == [0.5, 0, 0])
     #expect(events[4]["reason"] as? String == "merged")
     #expect(events[4]["mergedInto"] as? String == "big")
 
     let trace = try fixture.jsonLines("trace.jsonl")
+    try #require(trace.count == 11)
     func visual(_ frame: Int, _ anchor: String) -> [Double]? {
       let nodes = trace[frame]["nodes"] as? [[String: Any]] ?? []
       let node = nodes.first {
