@@ -7,10 +7,16 @@ import ARSupport
 /// extent or boundary) and `plane-removed` (`didRemove`, with `reason` `removed` or `merged`
 /// and `mergedInto`). Each names the anchor (`anchor`); added and updated ones give its
 /// `center` and `extent` (anchor frame, metres) and `boundary` (points, or null).
+///
+/// Anchors already present at the first tick get no `plane-added`: the replay starts `start`
+/// seconds into a session that was running before (they are its state, as the scene's static
+/// nodes are), which also keeps the events of scenes without a lifecycle unchanged.
 struct PlaneLifecycleEvents {
   let timelines: [PlaneAnchorTimeline]
   /// The version of each anchor present after the previous tick (`PlaneAnchorTimeline.version`).
   private var versions: [String: Int] = [:]
+  /// Whether a tick ran already (the first one records the initial state silently).
+  private var started = false
 
   init(timelines: [PlaneAnchorTimeline]) { self.timelines = timelines }
 
@@ -32,12 +38,14 @@ struct PlaneLifecycleEvents {
       }
       present.append(anchor)
       versions[timeline.identifier] = version
+      guard started else { continue }
       if before == nil {
         context.emit("plane-added", Self.fields(anchor))
       } else if before != version {
         context.emit("plane-updated", Self.fields(anchor))
       }
     }
+    started = true
     for timeline in removed {
       var fields: [(String, JSONValue)] = [("anchor", .string(timeline.identifier))]
       if let target = timeline.mergedInto {

@@ -48,6 +48,7 @@ struct PlaneLifecycleTests {
            "updates": [{"t": 0.3, "center": [0.5, 0, 0], "extent": [2, 1]}],
            "disappearsAt": 0.6, "mergedInto": "big"},
           {"id": "big", "position": [3, 0, 0], "extent": [2, 2], "visualization": "translucent",
+           "appearsAt": 0.2,
            "updates": [{"t": 0.6, "center": [-1.5, 0, 0], "extent": [5, 2]}]}
           """))
     defer { fixture.remove() }
@@ -60,16 +61,18 @@ struct PlaneLifecycleTests {
     let summary = events.map {
       "\($0["frame"] as? Int ?? -1) \($0["event"] as? String ?? "") \($0["anchor"] as? String ?? "")"
     }
+    // floor is there from the first tick (no event); big is detected at τ = 0.2.
     #expect(
       summary == [
-        "0 plane-added floor", "0 plane-added big", "3 plane-updated floor",
-        "6 plane-updated big", "6 plane-removed floor",
+        "2 plane-added big", "3 plane-updated floor", "6 plane-updated big",
+        "6 plane-removed floor",
       ])
-    try #require(events.count == 5)
-    #expect(events[2]["extent"] as? [Double] == [2, 1])
-    #expect(events[2]["center"] as? [Double] == [0.5, 0, 0])
-    #expect(events[4]["reason"] as? String == "merged")
-    #expect(events[4]["mergedInto"] as? String == "big")
+    try #require(events.count == 4)
+    #expect(events[0]["extent"] as? [Double] == [2, 2])
+    #expect(events[1]["extent"] as? [Double] == [2, 1])
+    #expect(events[1]["center"] as? [Double] == [0.5, 0, 0])
+    #expect(events[3]["reason"] as? String == "merged")
+    #expect(events[3]["mergedInto"] as? String == "big")
 
     let trace = try fixture.jsonLines("trace.jsonl")
     try #require(trace.count == 11)
@@ -84,6 +87,7 @@ struct PlaneLifecycleTests {
     #expect(visual(3, "floor")?[12] == 0.5)  // from τ = 0.3 on, at the new center
     #expect(visual(5, "floor") != nil)
     #expect(visual(6, "floor") == nil)  // merged away
+    #expect(visual(1, "big") == nil)  // not detected yet
     #expect(visual(5, "big")?[12] == 3)
     #expect(visual(6, "big")?[12] == 1.5)
   }
