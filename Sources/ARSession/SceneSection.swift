@@ -69,8 +69,8 @@ public struct SceneSection: Sendable {
   ) throws -> T? where T.RawValue == String {
     guard let value else { return nil }
     guard let parsed = T(rawValue: value) else {
-      throw error(
-        field, "\(InputText.quoted(value)) is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+      let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+      throw error(field, "\(InputText.quoted(value)) is not one of \(names)")
     }
     return parsed
   }
