@@ -65,6 +65,9 @@ let package = Package(
     .target(name: "CPUFeatures", path: "Sources/CPUFeatures"),
     .systemLibrary(
       name: "CGLM", path: "Sources/CGLM", providers: [.apt(["libglm-dev"])]),
+    .systemLibrary(
+      name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+      providers: [.apt(["libfreetype-dev", "pkg-config"])]),
 
     // MARK: Public
     // Located errors, file I/O and JSON text: below formats and rendering alike.
@@ -101,17 +104,37 @@ let package = Package(
     .target(
       name: "ARDisplayer", dependencies: ["ARSession", "ARFormats", "ARMath", "ARScene"],
       swiftSettings: cxxInterop),
+    .target(
+      name: "ARCollaboration", dependencies: ["ARSession", "ARFormats", "ARMath", "ARScene"],
+      swiftSettings: cxxInterop),
     // The scene file's common part, the frame loop, outputs and the bench: no app.
     .target(
       name: "ARReplay", dependencies: ["ARSession", "ARFormats", "ARRender"],
       swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    // Shards of a render and their merge (Documentation/Scaling.md): file I/O and JSON only.
+    .target(name: "ARBatch", dependencies: ["ARSupport"], swiftSettings: cxxInterop),
+    // The remote-assist helper's screen as a frame sink (`arsim render --helper-view`).
+    .target(
+      name: "ARRemoteAssistView", dependencies: ["ARReplay", "ARRemoteAssist"],
+      swiftSettings: cxxInterop),
+    // Outputs people watch (issue 20): on-screen text, MP4 video through ffmpeg, report.html.
+    .target(name: "ARText", dependencies: ["ARRenderCore", "CFreeType"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARVideoExport", dependencies: ["ARRender", "ARReplay"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARHeadsUpDisplay", dependencies: ["ARReplay", "ARSession", "ARText"],
+      swiftSettings: cxxInterop),
+    .target(name: "ARReport", dependencies: ["ARRender"], swiftSettings: cxxInterop),
 
     // MARK: Tools
     // The command line: registers the built-in session kinds.
     .target(
       name: "ARSimCLI",
-      dependencies: ["ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer"],
+      dependencies: [
+        "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch", "ARRemoteAssistView",
+        "ARCollaboration", "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay",
+      ],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
 
@@ -119,13 +142,20 @@ let package = Package(
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
     .testTarget(
+      name: "ARMediaTests",
+      dependencies: [
+        "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARRender", "ARReplay",
+        "ARSimCLI", "ARSession", "ARMeasure", "ARSimTesting",
+      ],
+      exclude: ["__Goldens__"], swiftSettings: cxxInterop),
+    .testTarget(
       name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer"], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARReplayTests",
       dependencies: [
         "ARReplay", "ARSimCLI", "ARFormats", "ARSession", "ARRemoteAssist", "ARMeasure",
-        "ARDisplayer",
+        "ARDisplayer", "ARRemoteAssistView",
       ], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     // A user's own session kind, through the public API only.
@@ -135,6 +165,19 @@ let package = Package(
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
+      swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARSessionTests", dependencies: ["ARSession", "ARMath", "ARSupport"],
+      swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARCollaborationTests",
+      dependencies: [
+        "ARCollaboration", "ARSession", "ARMath", "ARScene", "ARFormats", "ARReplay", "ARSimCLI",
+        "ARRender",
+      ],
+      exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     .testTarget(
       name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimCLI", "ARSimTesting"],

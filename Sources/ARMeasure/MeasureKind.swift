@@ -8,16 +8,47 @@ public struct MeasureKind: SessionKind {
   public struct Section: Decodable, Sendable {
     /// τ (seconds) at which the measuring switch toggles: on, off, on, …
     public var switchTimes: [Double]
+    /// The camera tracking state: one state name for the whole run, or changes
+    /// `[{"t": τ, "state": name}]`; absent = `normal` from τ = 0 (no track records it).
+    public var tracking: TrackingField?
+  }
+
+  /// `measure.tracking` as written: a state name, or a list of changes.
+  public enum TrackingField: Decodable, Sendable {
+    /// One state for the whole run.
+    case constant(String)
+    /// Changes over time.
+    case changes([Change])
+
+    /// One `{"t", "state"}` entry.
+    public struct Change: Decodable, Sendable {
+      /// τ, seconds.
+      public var t: Double
+      /// A `TrackingState` name.
+      public var state: String
+    }
+
+    /// Decodes a string or an array of changes.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let name = try? container.decode(String.self) {
+        self = .constant(name)
+      } else {
+        self = .changes(try container.decode([Change].self))
+      }
+    }
   }
 
   /// The checked section: the switch times.
   public struct Configuration: SessionConfiguration {
     /// τ (seconds) of the switch toggles, checked by `MeasureSession.init(switchTimes:)`.
     public var switchTimes: [Double]
+    /// The tracking-state changes (on-screen text only).
+    public var tracking: [TrackingChange]
 
-    /// Makes a `MeasureSession` with the switch times.
+    /// Makes a `MeasureSession` with the switch times and tracking states.
     public func makeSession(_ setup: SessionSetup) throws -> any Session {
-      try MeasureSession(switchTimes: switchTimes)
+      try MeasureSession(switchTimes: switchTimes, tracking: tracking)
     }
   }
 
@@ -28,9 +59,13 @@ public struct MeasureKind: SessionKind {
   public var key: String { "measure" }
 
   /// The section's known keys (others become warnings).
-  public var schema: [String: Set<String>] { ["measure": ["switchTimes"]] }
+  public var schema: [String: Set<String>] {
+    ["measure": ["switchTimes", "tracking"], "measure.tracking[]": ["t", "state"]]
+  }
 
-  /// - Throws: `InputError` for `measure.switchTimes` when a time is not finite or decreases.
+  /// - Throws: `InputError` for `measure.switchTimes` when a time is not finite or decreases,
+  ///   for `measure.tracking` when a state name is unknown or a time is not finite or
+  ///   decreases.
   public func configure(_ section: Section, in scene: inout SceneSection) throws
     -> any SessionConfiguration
   {
@@ -39,6 +74,29 @@ public struct MeasureKind: SessionKind {
     } catch {
       throw scene.error("measure.switchTimes", error.description)
     }
-    return Configuration(switchTimes: section.switchTimes)
+    let names = TrackingState.allCases.map(\.rawValue).joined(separator: ", ")
+    func state(_ name: String, _ field: String) throws -> TrackingState {
+      guard let state = TrackingState(rawValue: name) else {
+        throw scene.error(field, "'\(name.prefix(40))' is not a tracking state (\(names))")
+      }
+      return state
+    }
+    var tracking = [TrackingChange(t: 0, state: .normal)]
+    switch section.tracking {
+    case nil: break
+    case .constant(let name):
+      tracking = [TrackingChange(t: 0, state: try state(name, "measure.tracking"))]
+    case .changes(let changes):
+      tracking = try changes.enumerated().map { index, change in
+        TrackingChange(
+          t: change.t, state: try state(change.state, "measure.tracking[\(index)].state"))
+      }
+    }
+    do {
+      _ = try MeasureSession(switchTimes: section.switchTimes, tracking: tracking)
+    } catch {
+      throw scene.error("measure.tracking", error.description)
+    }
+    return Configuration(switchTimes: section.switchTimes, tracking: tracking)
   }
 }

@@ -15,6 +15,10 @@ public enum MeasureSessionError: Error, Hashable, Sendable, CustomStringConverti
   case nonFiniteSwitchTime(index: Int)
   /// The switch time at `index` is earlier than the one before it.
   case decreasingSwitchTime(index: Int)
+  /// The tracking change at `index` has a NaN or infinite time.
+  case nonFiniteTrackingTime(index: Int)
+  /// The tracking change at `index` is earlier than the one before it.
+  case decreasingTrackingTime(index: Int)
 
   /// A one-line description for a terminal.
   public var description: String {
@@ -23,6 +27,10 @@ public enum MeasureSessionError: Error, Hashable, Sendable, CustomStringConverti
       "switchTimes[\(index)] is not a finite number of seconds"
     case .decreasingSwitchTime(let index):
       "switchTimes[\(index)] is earlier than switchTimes[\(index - 1)] (times must not decrease)"
+    case .nonFiniteTrackingTime(let index):
+      "tracking[\(index)].t is not a finite number of seconds"
+    case .decreasingTrackingTime(let index):
+      "tracking[\(index)].t is earlier than tracking[\(index - 1)].t (times must not decrease)"
     }
   }
 }
@@ -76,6 +84,12 @@ public final class MeasureSession: Session {
 
   /// Switch times in integer microseconds of τ: on, off, on, …
   public let switchMicroseconds: [Int64]
+  /// Tracking-state changes in integer microseconds of τ, in order (on-screen text only).
+  public let trackingChanges: [(microseconds: Int64, state: TrackingState)]
+  /// The tracking state at the latest tick: nil before the first change (the app then shows
+  /// an empty description, as its `trackingState` is nil until ARKit first reports one).
+  public private(set) var trackingState: TrackingState?
+  private var nextTrackingChange = 0
   /// The parent node of the measuring bar: at the start point, yawed about +Y.
   public let box: Node
   /// The bar itself (child of `box`).
@@ -95,11 +109,27 @@ public final class MeasureSession: Session {
   private var nextSwitch = 0
   private var sendingMicroseconds: Int64?  // nil = −∞
 
-  /// Creates a session from switch times τ in seconds (on at the first, off at the second, …).
+  /// Creates a session from switch times τ in seconds (on at the first, off at the second, …)
+  /// and the tracking state over time (default: normal from τ = 0).
   ///
   /// - Throws: `MeasureSessionError` when a time is not finite or smaller than the previous one
-  ///   (equal times are allowed: both toggles apply in the same tick, in order).
-  public init(switchTimes: [Double]) throws(MeasureSessionError) {
+  ///   (equal times are allowed: both toggles apply in the same tick, in order); tracking
+  ///   changes are checked alike (`nonFiniteTrackingTime`, `decreasingTrackingTime`).
+  public init(
+    switchTimes: [Double], tracking: [TrackingChange] = [TrackingChange(t: 0, state: .normal)]
+  ) throws(MeasureSessionError) {
+    var changes: [(microseconds: Int64, state: TrackingState)] = []
+    for (index, change) in tracking.enumerated() {
+      guard change.t.isFinite, abs(change.t) < 9e12 else {
+        throw .nonFiniteTrackingTime(index: index)
+      }
+      let value = Int64((change.t * 1e6).rounded())
+      if let last = changes.last, value < last.microseconds {
+        throw .decreasingTrackingTime(index: index)
+      }
+      changes.append((value, change.state))
+    }
+    trackingChanges = changes
     var microseconds: [Int64] = []
     for (index, time) in switchTimes.enumerated() {
       guard time.isFinite, abs(time) < 9e12 else {
@@ -121,6 +151,12 @@ public final class MeasureSession: Session {
   /// Advances one AR tick (see the type's description for the order of steps).
   public func update(_ context: inout TickContext) {
     if box.parent !== context.root { context.root.addChildNode(box) }
+    while nextTrackingChange < trackingChanges.count,
+      trackingChanges[nextTrackingChange].microseconds <= context.microseconds
+    {
+      trackingState = trackingChanges[nextTrackingChange].state
+      nextTrackingChange += 1
+    }
     while nextSwitch < switchMicroseconds.count,
       switchMicroseconds[nextSwitch] <= context.microseconds
     {
@@ -177,15 +213,25 @@ public final class MeasureSession: Session {
     ]
   }
 
-  /// The app's two labels: the status line and the distance text (`MeasureText`), at the top
-  /// of the screen.
+  /// The app's status text view (`setStatusText()`, source-apps §5.2 and the tutorial): the
+  /// lines `Status: <status>`, `Tracking: <description>`, `Distance: %.2f cm`.
   public func overlayText() -> [OverlayText] {
     [
       OverlayText(
         source: "measure",
-        lines: [status.rawValue, MeasureText.centimetres(metres: distance)], placement: .top)
+        lines: [
+          "Status: " + status.rawValue, "Tracking: " + (trackingState?.appDescription ?? ""),
+          "Distance: " + MeasureText.centimetres(metres: distance),
+        ], placement: .top, style: Self.statusTextViewStyle)
     ]
   }
+
+  /// The app's `UITextView` as the tutorial lays it out: pinned to the top, leading and
+  /// trailing edges, 90 pt high, white at 50 % opacity, text container insets 20/10/10/0 pt,
+  /// UITextView's default 12 pt black text.
+  public static let statusTextViewStyle = OverlayText.Style(
+    fontSizePoints: 12, textColor: .black, background: Color(red: 1, green: 1, blue: 1, alpha: 0.5),
+    fullWidth: true, heightPoints: 90, insetsPoints: (20, 10, 10, 0))
 
   /// The switch turned on (the app's `mode = .measuring`).
   private func beginMeasuring() {

@@ -16,8 +16,10 @@ public enum RemoteAssistMessage: Hashable, Sendable {
   /// did not parse (the reason says why).
   case color(components: [Double]?, reason: String?)
   /// Anything else: a batch of helper points (UIKit points from the view centre, y down).
-  /// `dropped` counts the pieces that failed to parse.
-  case points([Vector2], dropped: Int)
+  /// `dropped` counts the pieces that failed to parse; `indices` gives each parsed point's
+  /// 0-based position among the message's pieces (dropped pieces counted), so a sphere can name
+  /// the point it came from.
+  case points([Vector2], dropped: Int, indices: [Int])
 
   /// Classifies text exactly as the app's `switch`: `contains("color:")` first, then the exact
   /// strings `undo`, `touch-start`, `touch-end`; everything else is points, parsed by `mode`.
@@ -30,7 +32,7 @@ public enum RemoteAssistMessage: Hashable, Sendable {
     default:
       switch mode {
       case .faithful: return parsePointsFaithfully(text)
-      case .corrected: return parsePointsStrictly(text)
+      case .corrected, .screen, .surface: return parsePointsStrictly(text)
       }
     }
   }
@@ -62,31 +64,38 @@ public enum RemoteAssistMessage: Hashable, Sendable {
   /// last point of every batch are dropped (source-apps.md §2.9).
   static func parsePointsFaithfully(_ text: String) -> RemoteAssistMessage {
     var points: [Vector2] = []
+    var indices: [Int] = []
     var dropped = 0
-    for piece in text.split(separator: "), (", omittingEmptySubsequences: false) {
+    for (index, piece) in text.split(separator: "), (", omittingEmptySubsequences: false)
+      .enumerated()
+    {
       let halves = piece.split(separator: ", ", omittingEmptySubsequences: false)
       if halves.count == 2, let x = Double(halves[0]), let y = Double(halves[1]), x.isFinite,
         y.isFinite
       {
         points.append(Vector2(x, y))
+        indices.append(index)
       } else {
         dropped += 1
       }
     }
-    return .points(points, dropped: dropped)
+    return .points(points, dropped: dropped, indices: indices)
   }
 
   /// A strict parser of Darwin's `[CGPoint]` text `[(x, y), (x, y)]` that keeps every point; any
   /// malformed piece is counted as dropped (and reported by the session).
   static func parsePointsStrictly(_ text: String) -> RemoteAssistMessage {
     let trimmed = text.trimmingWhitespace
-    guard trimmed.hasPrefix("["), trimmed.hasSuffix("]") else { return .points([], dropped: 1) }
+    guard trimmed.hasPrefix("["), trimmed.hasSuffix("]") else {
+      return .points([], dropped: 1, indices: [])
+    }
     let body = trimmed.dropFirst().dropLast().trimmingWhitespace
-    if body.isEmpty { return .points([], dropped: 0) }
+    if body.isEmpty { return .points([], dropped: 0, indices: []) }
     var points: [Vector2] = []
+    var indices: [Int] = []
     var dropped = 0
     // Pieces are "(x, y)" separated by ", " — split on ")" boundaries.
-    for piece in body.split(separator: ")", omittingEmptySubsequences: true) {
+    for (index, piece) in body.split(separator: ")", omittingEmptySubsequences: true).enumerated() {
       var p = Substring(piece).trimmingWhitespace
       if p.hasPrefix(",") { p = p.dropFirst().trimmingWhitespace }
       guard p.hasPrefix("(") else {
@@ -98,11 +107,12 @@ public enum RemoteAssistMessage: Hashable, Sendable {
         let y = Double(numbers[1].trimmingWhitespace), x.isFinite, y.isFinite
       {
         points.append(Vector2(x, y))
+        indices.append(index)
       } else {
         dropped += 1
       }
     }
-    return .points(points, dropped: dropped)
+    return .points(points, dropped: dropped, indices: indices)
   }
 
   /// The app's colour parse: take the text after `color: [` up to `]`, split on `", "`, parse
@@ -140,6 +150,18 @@ public enum RemoteAssistMode: String, Hashable, Sendable, CaseIterable {
   /// Every point parsed and bound to the stroke and colour current when its message arrived;
   /// every rejected message is a warning event.
   case corrected
+  /// As `corrected`, and each point placed on the app's sheet 1 m ahead where the ray through
+  /// the pixel the helper touched (in the frame it saw, τ_seen) crosses it.
+  case screen
+  /// As `corrected`, and each point's ray cast against the planes: the sphere rests on the
+  /// surface hit, world-anchored (`screen` placement when nothing is hit).
+  case surface
+
+  /// Whether the app's parser and binding quirks are fixed (every mode but `faithful`).
+  public var correctsApp: Bool { self != .faithful }
+
+  /// Whether points are placed by the helper's screen model (`screen`, `surface`).
+  public var usesHelperScreen: Bool { self == .screen || self == .surface }
 }
 
 extension StringProtocol {

@@ -13,13 +13,19 @@ import ARSupport
 /// position when `touch-start` arrived, with uniform scale 1.25 and a gimbal-locked
 /// `LookAtConstraint` on the point of view, so strokes read upright and unmirrored.
 ///
+/// The `screen` and `surface` modes place points by the helper's screen model instead
+/// (`HelperScreen`, `StrokePlacement`; Documentation/StrokeLog.md).
+///
 /// Modelling note: the app creates spheres on a second main-queue hop, one frame later; ARSim
 /// creates them in the tick the point is popped.
 public final class RemoteAssistSession: Session {
   /// Receiver options.
   public struct Configuration: Hashable, Sendable {
-    /// Faithful (default) or corrected parsing and binding.
+    /// Faithful (default), corrected, screen or surface.
     public var mode: RemoteAssistMode = .faithful
+    /// The helper's screen and the delays (`screen` and `surface` modes map touches through it;
+    /// its data latency delays every mode's messages).
+    public var helper = HelperScreen()
     /// Points popped per AR tick (1 in the 2019 app, 3 in the 2021+ app).
     public var pointsPerFrame: Int = 1
     /// Sphere radius in root-local metres (0.015 in the app).
@@ -48,14 +54,6 @@ public final class RemoteAssistSession: Session {
   /// The data stream's message rate limit (Agora: 30 packets/s).
   public static let maximumMessagesPerSecond = 30
 
-  private struct QueuedPoint {
-    var point: Vector2
-    /// Corrected mode: the root and colour current when the point's message arrived.
-    var root: Node?
-    var color: Color
-    var message: Int
-  }
-
   /// The configuration.
   public let configuration: Configuration
   private let messages: any MessageSource<StrokeMessage>
@@ -66,8 +64,11 @@ public final class RemoteAssistSession: Session {
   private var lineColor: Color
   /// Stroke roots, oldest first (the app's `touchRoots`).
   public private(set) var roots: [Node] = []
+  /// `surface` mode: where each stroke's sheet would sit (world), by stroke index, for points
+  /// that hit no surface.
+  var sheetCentres: [Int: Vector3] = [:]
   private var strokeCount = 0
-  private var sphereCount = 0
+  var sphereCount = 0
   /// Deliveries of the last second (the rate check).
   private(set) var recentDeliveries = MessageRateWindow()
 
@@ -102,6 +103,11 @@ public final class RemoteAssistSession: Session {
   /// Delivers the messages due by this tick (t ≤ τ, integer µs), then turns up to `pointsPerFrame` queued points into spheres.
   public func update(_ context: inout TickContext) {
     // Compared in integer microseconds so τ = k/60 and a log's decimal times agree exactly.
+    if let stream = messages as? DataStreamSource {
+      for notice in stream.notices(dueBy: context.microseconds) {
+        context.emit(notice.name, notice.fields)
+      }
+    }
     while let message = messages.nextMessage(dueBy: context.microseconds) {
       deliver(message, index: nextMessage, context: &context)
       nextMessage += 1
@@ -180,12 +186,13 @@ public final class RemoteAssistSession: Session {
       let clamped = c.map { min(1, max(0, $0)) }
       lineColor = Color(red: clamped[0], green: clamped[1], blue: clamped[2], alpha: clamped[3])
       context.emit("color", [("rgba", .numbers(clamped))])
-    case .points(var points, let dropped):
-      if configuration.mode == .corrected,
-        let far = points.first(where: { !Self.isWithinView($0) })
+    case .points(let parsed, let dropped, let parsedIndices):
+      var points = Array(zip(parsed, parsedIndices))
+      if configuration.mode.correctsApp,
+        let far = parsed.first(where: { !Self.isWithinView($0) })
       {
-        let count = points.count { !Self.isWithinView($0) }
-        points.removeAll { !Self.isWithinView($0) }
+        let count = parsed.count { !Self.isWithinView($0) }
+        points.removeAll { !Self.isWithinView($0.0) }
         let reason =
           "point (\(far.x), \(far.y)) is beyond ±\(Self.maximumPointCoordinate) points from the"
           + " view centre"
@@ -196,13 +203,13 @@ public final class RemoteAssistSession: Session {
       if points.isEmpty, let what = RemoteAssistMessage.nonBatchDescription(text) {
         let reason = "\(what): the app's parser finds no point in it and ignores the message"
         context.emit(
-          configuration.mode == .corrected ? "warning" : "ignored-message",
+          configuration.mode.correctsApp ? "warning" : "ignored-message",
           [("reason", .string(reason))] + source)
         return
       }
       if dropped > 0 {
         let reason: String
-        if configuration.mode == .corrected {
+        if configuration.mode.correctsApp {
           reason = "malformed point text"
         } else if dropped <= 2 {
           reason = "the app's parser drops the first and last point of each batch"
@@ -211,22 +218,39 @@ public final class RemoteAssistSession: Session {
             "the app's parser drops the first and last point of each batch; "
             + "\(dropped - 2) more pieces did not parse"
         }
-        if configuration.mode == .corrected {
+        if configuration.mode.correctsApp {
           context.emit("warning", [("reason", .string(reason))] + source)
         }
         context.emit(
           "dropped-point", [("count", .integer(dropped)), ("reason", .string(reason))] + source)
       }
-      let root = configuration.mode == .corrected ? roots.last : nil
-      if configuration.mode == .corrected, root == nil, !points.isEmpty {
+      let root = configuration.mode.correctsApp ? roots.last : nil
+      if configuration.mode.correctsApp, root == nil, !points.isEmpty {
         context.emit(
           "dropped-point",
           [("count", .integer(points.count)), ("reason", "no stroke root (no touch-start yet)")]
             + source)
         return
       }
-      for p in points {
-        queue.append(QueuedPoint(point: p, root: root, color: lineColor, message: index))
+      let pieces = parsed.count + dropped
+      var warnedSeen = false
+      for (p, pointIndex) in points {
+        var item = QueuedPoint(
+          point: p, root: root, color: lineColor, message: index, line: message.line,
+          pointIndex: pointIndex)
+        if configuration.mode.usesHelperScreen {
+          let drawn = configuration.helper.drawTime(
+            sendTime: message.t, pointIndex: pointIndex, pointCount: pieces)
+          let seen = seenCamera(
+            drawTime: drawn, warn: !warnedSeen, warned: &warnedSeen, context: &context,
+            source: source)
+          guard
+            let touched = touchedPixel(
+              p, pointIndex: pointIndex, camera: seen, context: &context, source: source)
+          else { continue }
+          item.touched = touched
+        }
+        queue.append(item)
       }
     }
   }
@@ -243,19 +267,26 @@ public final class RemoteAssistSession: Session {
   private func startStroke(context: inout TickContext) {
     let pointOfView = context.pointOfView.worldTransform
     let forward = pointOfView.transformDirection(Vector3(0, 0, -1)).normalized ?? Vector3(0, 0, -1)
+    let sheetCentre = pointOfView.translation + forward * configuration.rootDistance
     let root = Node(name: "stroke-\(strokeCount)")
-    root.position = pointOfView.translation + forward * configuration.rootDistance
-    root.scale = Vector3(configuration.rootScale, configuration.rootScale, configuration.rootScale)
-    root.constraints = [
-      .lookAt(LookAtConstraint(target: context.pointOfView, isGimbalLockEnabled: true))
-    ]
+    if configuration.mode == .surface {
+      // World-anchored: spheres keep their world positions whatever the camera or planes do.
+      sheetCentres[strokeCount] = sheetCentre
+    } else {
+      root.position = sheetCentre
+      root.scale = Vector3(
+        configuration.rootScale, configuration.rootScale, configuration.rootScale)
+      root.constraints = [
+        .lookAt(LookAtConstraint(target: context.pointOfView, isGimbalLockEnabled: true))
+      ]
+    }
     root.strokeIndex = strokeCount
     strokeCount += 1
     context.root.addChildNode(root)
     roots.append(root)
     context.emit(
       "touch-start",
-      [("stroke", .integer(root.strokeIndex ?? 0)), ("position", .numbers(root.position.array))])
+      [("stroke", .integer(root.strokeIndex ?? 0)), ("position", .numbers(sheetCentre.array))])
   }
 
   private func undo(context: inout TickContext, source: [(String, JSONValue)]) {
@@ -267,7 +298,7 @@ public final class RemoteAssistSession: Session {
     last.isHidden = true
     last.removeFromParentNode()
     context.emit("undo", [("stroke", .integer(last.strokeIndex ?? -1))])
-    if configuration.mode == .corrected {
+    if configuration.mode.correctsApp {
       let orphaned = queue[queueHead...].filter { $0.root === last }.count
       if orphaned > 0 {
         queue = Array(queue[queueHead...].filter { $0.root !== last })
@@ -284,13 +315,12 @@ public final class RemoteAssistSession: Session {
   private func place(_ item: QueuedPoint, context: inout TickContext) {
     let root: Node?
     let color: Color
-    switch configuration.mode {
-    case .faithful:
-      root = roots.last
-      color = lineColor
-    case .corrected:
+    if configuration.mode.correctsApp {
       root = item.root
       color = item.color
+    } else {
+      root = roots.last
+      color = lineColor
     }
     guard let root else {
       context.emit(
@@ -301,16 +331,35 @@ public final class RemoteAssistSession: Session {
         ])
       return
     }
+    switch configuration.mode {
+    case .faithful, .corrected:
+      let sphere = makeSphere(item, color: color, radius: configuration.sphereRadius, root: root)
+      sphere.position = Self.appPosition(item.point)
+    case .screen:
+      placeOnSheet(item, color: color, root: root, context: &context)
+    case .surface:
+      placeOnSurface(item, color: color, root: root, context: &context)
+    }
+  }
+
+  /// A stroke sphere of `radius` (root-local metres) under `root`, named and tagged with its
+  /// helper point.
+  func makeSphere(_ item: QueuedPoint, color: Color, radius: Double, root: Node) -> Node {
     let material = Material(
       diffuse: color, specular: configuration.specular, shininess: configuration.shininess,
       lightingModel: .blinn)
     let sphere = Node(
-      name: "point-\(sphereCount)",
-      geometry: .sphere(radius: configuration.sphereRadius, material: material))
-    sphere.position = Vector3(-item.point.x / 1000, -item.point.y / 1000, 0)
+      name: "point-\(sphereCount)", geometry: .sphere(radius: radius, material: material))
     sphere.strokeIndex = root.strokeIndex
+    sphere.strokePoint = StrokePointOrigin(messageLine: item.line, pointIndex: item.pointIndex)
     sphereCount += 1
     root.addChildNode(sphere)
+    return sphere
+  }
+
+  /// The app's child position `(−x/1000, −y/1000, 0)` (root-local metres).
+  static func appPosition(_ point: Vector2) -> Vector3 {
+    Vector3(-point.x / 1000, -point.y / 1000, 0)
   }
 
   /// The largest helper-point coordinate corrected mode accepts, in UIKit points from the view
@@ -328,7 +377,7 @@ public final class RemoteAssistSession: Session {
     return us >= 9.2e18 ? .max : (us <= -9.2e18 ? .min : Int64(us))
   }
 
-  private static func excerpt(_ message: StrokeMessage) -> String {
+  static func excerpt(_ message: StrokeMessage) -> String {
     let text = message.text
     return text.count > 200 ? String(text.prefix(200)) + "…" : text
   }

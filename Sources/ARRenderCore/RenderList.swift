@@ -17,7 +17,9 @@ public struct RenderList: Sendable {
   /// Snapshots the subtree under `root` (the root included).
   ///
   /// Hidden nodes and their subtrees are skipped. An item's effective opacity is the product
-  /// of the node opacities from the root down to it times its material's `transparency`; items
+  /// of the node opacities from the root down to it, its material's `transparency` and its
+  /// diffuse colour's own alpha (SceneKit multiplies a colour's alpha into the transparency as
+  /// well, and RealityKit's `SimpleMaterial(color:)` with alpha < 1 is translucent); items
   /// whose effective opacity is not above 0 are dropped. Directional lights shine along their
   /// node's world −Z; ambient lights add up. When the subtree holds no light at all, DESIGN §3's
   /// defaults apply: one white directional light shining straight down (−Y, as the
@@ -71,7 +73,8 @@ public struct RenderList: Sendable {
         }
       }
       if let geometry = node.geometry {
-        let effective = opacity * geometry.material.transparency
+        let material = geometry.material
+        let effective = opacity * material.transparency * material.diffuse.alpha
         if effective > 0 {
           items.append(
             RenderItem(

@@ -35,6 +35,8 @@ public final class Node {
   /// The plane anchor this node draws (reported as `"anchor"` in trace.jsonl), as ARSCNView
   /// ties a node to its `ARAnchor`.
   public var anchorIdentifier: String?
+  /// A stroke sphere's helper point: message line, point index, surface hit (trace.jsonl).
+  public var strokePoint: StrokePointOrigin?
 
   /// The children, in insertion order (drawing and lookup order).
   public private(set) var childNodes: [Node] = []

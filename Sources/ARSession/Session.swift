@@ -20,6 +20,12 @@ public struct TickContext {
   public var root: Node
   /// Plane anchors present at this tick (hit-testing).
   public var planes: [PlaneAnchor]
+  /// World y (metres) of the horizontal plane `estimatedHorizontalPlane` hit tests find; `nil`
+  /// = none (the scene's `estimatedFloorY`).
+  public var estimatedFloorY: Double?
+  /// The viewport camera at other moments (`viewportCamera(at:)`); `nil` when the caller has no
+  /// camera track (then only this tick's camera is known).
+  public var cameraHistory: (any CameraHistory)?
   /// Events raised during this tick, in order.
   public var events: [Event] = []
 
@@ -39,7 +45,17 @@ public struct TickContext {
 
   /// ARKit hit-testing against this tick's plane anchors (`ARFrame.hitTest(_:types:)`); call
   /// `hitTest(u:v:types:camera:)` on it with `camera`.
-  public var hitTestScene: HitTestScene { HitTestScene(planes: planes) }
+  public var hitTestScene: HitTestScene {
+    HitTestScene(planes: planes, estimatedFloorY: estimatedFloorY)
+  }
+
+  /// The viewport camera at replay time `t` (seconds): this tick's `camera` when `t` is this
+  /// tick's time or no `cameraHistory` is set, else the history's.
+  /// - Throws: the history's error when `t` is outside the camera track.
+  public func viewportCamera(at t: Double) throws -> Camera {
+    guard let cameraHistory, t != self.t else { return camera }
+    return try cameraHistory.viewportCamera(at: t)
+  }
 
   /// Records an event at this tick.
   public mutating func emit(_ name: String, _ fields: [(String, JSONValue)] = []) {

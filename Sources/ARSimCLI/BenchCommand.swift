@@ -5,7 +5,7 @@ import ARSession
 import ARSupport
 import Foundation
 
-/// `arsim bench [B1|B2|B3 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
+/// `arsim bench [B1|B2|B3|B4 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
 /// [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE] [--out DIR]`:
 /// runs the benchmark scenes (Documentation/Performance.md) and prints per-stage medians,
 /// frames/s, the load check, threads, the rasterizer build and peak memory.
@@ -20,13 +20,18 @@ enum BenchCommand {
       flagOptions: ["--sequential"])
     var scenes: [BenchScene] = []
     var strokeLog = args.positionals.isEmpty
+    var collaboration = false
     for name in args.positionals {
       if name.uppercased() == "S1" {
         strokeLog = true
         continue
       }
+      if name.uppercased() == "B4" {
+        collaboration = true
+        continue
+      }
       guard let scene = BenchScene(rawValue: name.uppercased()) else {
-        throw UsageError("unknown benchmark \(InputText.quoted(name)) (B1, B2, B3, S1)")
+        throw UsageError("unknown benchmark \(InputText.quoted(name)) (B1, B2, B3, B4, S1)")
       }
       scenes.append(scene)
     }
@@ -50,18 +55,18 @@ enum BenchCommand {
     }
     if let track = args.value("--track") {
       settings.trackPath = track
-    } else if !scenes.isEmpty {
+    } else if !scenes.isEmpty || collaboration {
       try checkDefaultTrack(settings.trackPath)
     }
     settings.pipelined = !args.has("--sequential")
-    if args.value("--out") == nil, !scenes.isEmpty {
+    if args.value("--out") == nil, !scenes.isEmpty || collaboration {
       // A fixed name under /tmp would let another local user plant links or files there.
       settings.folder = try makePrivateFolder()
       output.print(
         "bench: writing into \(settings.folder) (removed afterwards; --out DIR keeps it)")
     }
     defer {
-      if args.value("--out") == nil, !scenes.isEmpty {
+      if args.value("--out") == nil, !scenes.isEmpty || collaboration {
         try? FileManager.default.removeItem(atPath: settings.folder)
       }
     }
@@ -88,6 +93,17 @@ enum BenchCommand {
       output.print(
         "  peak resident memory so far: \(formatted(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB"
       )
+    }
+    if collaboration {
+      let r = try CollaborationBench.run(settings: settings)
+      output.print(
+        "B4 collaboration 1280×720, 4 participants × \(r.frames) frames against single views of "
+          + "the same content, \(settings.pipelined ? "pipelined" : "sequential")")
+      output.print(
+        "  per participant-view frame \(formatted(r.perViewFrameMilliseconds, 2)) ms "
+          + "(4 views \(formatted(r.multiViewSeconds, 2)) s); single-view scenes "
+          + "\(formatted(r.perFrameMilliseconds, 2)) ms/frame (4 runs \(formatted(r.singleViewSeconds, 2)) s); "
+          + "ratio \(formatted(r.ratio, 3)) (target ≤ 1.2)")
     }
     if strokeLog {
       let r = StrokeLogBench.run()

@@ -15,6 +15,8 @@ public enum ExitCode: Int32, Sendable {
   case badData = 65
   /// A missing or unreadable input file (EX_NOINPUT).
   case missingInput = 66
+  /// A tool or file ARSim needs is not installed, e.g. ffmpeg (EX_UNAVAILABLE).
+  case unavailable = 69
   /// An internal error (EX_SOFTWARE).
   case internalError = 70
   /// An output file could not be created (EX_CANTCREAT).

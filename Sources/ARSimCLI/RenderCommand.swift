@@ -1,22 +1,27 @@
 import ARFormats
+import ARRemoteAssistView
 import ARRender
 import ARReplay
+import ARReport
 import ARSession
 import ARSupport
+import ARVideoExport
 import Foundation
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--wait-for-lock]`.
+/// `arsim render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto[/N]] [--threads N]
+/// [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--report] [--wait-for-lock]`.
 enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
     -> ExitCode
   {
     let args = try Arguments(
-      arguments, valueOptions: ["--out", "--frames", "--threads"],
-      flagOptions: ["--wait-for-lock"])
+      arguments,
+      valueOptions: ["--out", "--frames", "--shard", "--threads", "--participant", "--video"],
+      flagOptions: ["--helper-view", "--report", "--hud", "--wait-for-lock"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
@@ -24,13 +29,45 @@ enum RenderCommand {
     let range = try args.value("--frames").map(parseRange)
     let scene = try ReplayScene.load(path: args.positionals[0], registry: registry)
     for warning in scene.warnings { output.printError("arsim render: warning: \(warning)") }
-    let directory = args.value("--out") ?? "Output/\(scene.name)"
+    let plan = try shardPlan(
+      args.value("--shard"), frames: range, scene: scene,
+      environment: ProcessInfo.processInfo.environment)
+    let directory = args.value("--out") ?? plan.defaultDirectory
     let progress = output.isTerminal ? ProgressLine(output: output) : nil
-    var options = ReplayOptions(outputDirectory: directory, frameRange: range, threads: threads)
+    var options = ReplayOptions(
+      outputDirectory: directory, frameRange: plan.frames, threads: threads)
+    options.runFields = plan.runFields
     options.waitsForLock = args.has("--wait-for-lock")
+    if args.has("--helper-view") {
+      guard scene.sessions.contains(where: { $0.key == "remoteAssist" }) else {
+        throw UsageError("--helper-view needs a scene with a remoteAssist section")
+      }
+      // A shard would start without the frames its first helper frames show, and `arsim merge`
+      // does not join helper/ folders.
+      guard args.value("--shard") == nil else {
+        throw UsageError("--helper-view cannot be combined with --shard")
+      }
+      options.frameSinks = { setup in try HelperViewSink(setup).map { [$0] } ?? [] }
+    }
     if let progress {
       progress.endLineOnInterrupt()
       options.progress = { @Sendable p in progress.show(p) }
+    }
+    let video = try addWatchOutputs(
+      args, scene: scene, multiView: scene.multiView != nil, to: &options)
+    let participant = args.value("--participant")
+    if scene.multiView != nil {
+      let summary = try MultiViewReplay(scene: scene).run(
+        options, only: participant.map { [$0] })
+      progress?.finish()
+      let frames = summary.views.map(\.summary.framesWritten.count).reduce(0, +)
+      output.printError(
+        "arsim render: \(summary.views.count) views, \(frames) frames → \(directory) "
+          + "(\(formatted(summary.totalSeconds, 1)) s)")
+      return try finishWatchOutputs(args, video: video, directory: directory, output: output)
+    }
+    if participant != nil {
+      throw UsageError("--participant needs a scene with participants (a collaboration section)")
     }
     let summary = try Replay(scene: scene).run(options)
     progress?.finish()
@@ -43,10 +80,11 @@ enum RenderCommand {
     let fps = Double(summary.framesWritten.count) / max(summary.totalSeconds, 1e-9)
     output.printError(
       "arsim render: \(summary.framesWritten.count) "
-        + (summary.framesWritten.count == 1 ? "frame" : "frames") + " → \(directory) "
+        + (summary.framesWritten.count == 1 ? "frame" : "frames")
+        + (plan.shard.map { " (shard \($0))" } ?? "") + " → \(directory) "
         + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)"
         + warningsNote(summary))
-    return .ok
+    return try finishWatchOutputs(args, video: video, directory: directory, output: output)
   }
 
   /// `; 3 warnings, the first: …` for the summary line ("" without warnings), so warnings

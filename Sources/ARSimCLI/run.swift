@@ -9,8 +9,20 @@ let usage = """
   USAGE: arsim <command> [options]
 
   COMMANDS:
-    render SCENE.json [--out DIR] [--frames A..B] [--threads N] [--wait-for-lock]
-                            Replay a scene and write PNG frames, events, trace and run.json.
+    render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
+           [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--report]
+           [--wait-for-lock]
+                            Replay a scene and write PNG frames, events, trace and run.json
+                            (--helper-view: also the remote helper's screen, DIR/helper/; a
+                            collaborative scene: one folder per participant); --hud draws
+                            the apps' on-screen text, --video also encodes the frames
+                            (ffmpeg), --report writes report.html.
+    merge OUT SHARD_DIR... [--copy]
+                            Join the folders of render --shard runs into one (Scaling.md).
+    video DIR OUT.mp4 [--fps F] [--crf N] [--preset P]
+                            Encode an output folder's frames as an H.264 MP4 (ffmpeg); one
+                            OUT-<view>.mp4 per participant view.
+    report DIR              Write DIR/report.html: contact sheet, event timeline, map, timings.
     track info FILE [--format F] [--times FILE] [--sensor FILE]
                [--camera-axes opencv|arkit|androidSensor] [--world-up y|z|minusY]
                             Summarise a camera track.
@@ -22,7 +34,7 @@ let usage = """
     compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
             [--diff OUT] [--exact]
                             Compare two PNG files or two folders of PNGs.
-    bench [B1|B2|B3|S1 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
+    bench [B1|B2|B3|B4|S1 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
           [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE]
           [--out DIR]
                             Run the rendering benchmarks (Documentation/Performance.md).
@@ -30,8 +42,8 @@ let usage = """
   arsim --version prints the version; arsim help prints this text, arsim COMMAND --help a
   command's lines of it.
 
-  Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 70 internal,
-  73 cannot create output, 75 output folder busy (another run writes into it).
+  Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 69 a needed
+  tool missing (ffmpeg), 70 internal, 73 cannot create output, 75 output folder busy.
   """
 
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
@@ -79,6 +91,9 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
     case "strokes": code = try StrokesCommand.run(rest, output: output)
     case "compare": code = try CompareCommand.run(rest, output: output)
     case "bench": code = try BenchCommand.run(rest, output: output)
+    case "merge": code = try MergeCommand.run(rest, output: output)
+    case "video": code = try VideoCommand.run(rest, output: output)
+    case "report": code = try ReportCommand.run(rest, output: output)
     case "help", "--help", "-h":
       output.print(usage)
       code = .ok
@@ -89,6 +104,9 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
   } catch let error as UsageError {
     output.printError("arsim \(command): \(error.message)")
     code = .usage
+  } catch let error as ToolUnavailable {
+    output.printError("arsim \(command): error: \(error.message)")
+    code = .unavailable
   } catch let error as any LocatedError {
     output.printError("arsim \(command): error: \(error.description)")
     code = ExitCode(error.kind)

@@ -81,6 +81,40 @@ public enum FileIO {
       .writeAtomically(bytes, name: name)
   }
 
+  /// The path an atomic write of `path` replaces: `path` itself, once checked — symbolic links
+  /// at the final name are not followed (`OutputFolder.checkReplaceable(_:)`).
+  /// - Throws: `InputError` `.cannotCreate` naming `path` when a symbolic link, device, FIFO,
+  ///   socket or folder is there (a folder that cannot be opened is left to the write).
+  public static func destination(for path: String) throws -> String {
+    let (folder, name) = split(path)
+    // A folder that cannot be opened holds nothing to check; the write itself reports it.
+    guard let open = try? OutputFolder(folder, shownAs: folder.isEmpty ? "." : folder) else {
+      return path
+    }
+    try open.checkReplaceable(name)
+    return path
+  }
+
+  /// Renames `temporary` (a file in the same folder) onto `path` after checking what is there
+  /// (`destination(for:)`); the temporary is removed when that fails. A link planted after the
+  /// check is replaced by the rename, never followed.
+  /// - Parameter name: the path the user gave, for errors (default `path`).
+  /// - Throws: `InputError` `.cannotCreate`.
+  public static func commit(_ temporary: String, to path: String, named name: String? = nil)
+    throws
+  {
+    do {
+      _ = try destination(for: path)
+    } catch let error as InputError {
+      unlink(temporary)
+      throw InputError(error.kind, InputLocation(file: name ?? path), error.reason)
+    }
+    guard rename(temporary, path) != 0 else { return }
+    let reason = String(cString: strerror(errno))
+    unlink(temporary)
+    throw InputError(.cannotCreate, InputLocation(file: name ?? path), reason)
+  }
+
   /// `path` split into its folder ("" for the current one) and final name.
   static func split(_ path: String) -> (folder: String, name: String) {
     guard let slash = path.lastIndex(of: "/") else { return ("", path) }

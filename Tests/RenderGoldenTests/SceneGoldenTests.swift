@@ -35,6 +35,43 @@ import Testing
     }
   }
 
+  /// Replays each named view of a multi-view scene at its reduced size and checks `frames`.
+  func checkViews(
+    _ scene: String, _ views: [(name: String, width: Int, height: Int, frames: [Int])]
+  )
+    throws
+  {
+    let loaded = try ReplayScene.load(
+      path: Self.scenesDirectory + "/" + scene + ".json", registry: .builtIn)
+    for view in views {
+      let index = try #require(loaded.viewNames.firstIndex(of: view.name))
+      let viewScene = try loaded.scene(forView: index).resized(
+        width: view.width, height: view.height)
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("arsim-golden-\(scene)-\(view.name)-\(UUID().uuidString)").path
+      defer { try? FileManager.default.removeItem(atPath: directory) }
+      for frame in view.frames {
+        _ = try Replay(scene: viewScene).run(
+          ReplayOptions(outputDirectory: directory, frameRange: frame...frame, threads: 2))
+        let image = try Image(contentsOfPNG: directory + String(format: "/frame_%05d.png", frame))
+        assertGolden(
+          image, named: "\(scene)-\(view.name)-\(frame)",
+          tolerance: .perceptual(threshold: 0.1, maxDifferingPixels: 0))
+      }
+    }
+  }
+
+  @Test(
+    "collab-three: A's desk with the tree and B's rock, B's translucent peer; B sees A's sphere; C's globe with the room marker, then the models after joining"
+  )
+  func collabThree() throws {
+    try checkViews(
+      "collab-three",
+      [
+        ("A", 160, 120, [50, 170]), ("B", 144, 256, [40, 100]), ("C", 144, 256, [30, 150, 200]),
+      ])
+  }
+
   @Test("arkit-cat: the cat half drawn, complete, then rising as the phone moves down")
   func arkitCat() throws {
     try check("arkit-cat", width: 144, height: 256, frames: [40, 75, 100])
@@ -58,5 +95,15 @@ import Testing
   @Test("tum-displayer: the fading plane marker, then the video screen facing the camera")
   func tumDisplayer() throws {
     try check("tum-displayer", width: 192, height: 144, frames: [10, 30, 60])
+  }
+
+  @Test("tum-desk-circle: the helper's circle on the app's sheet, floating off the desk (faithful)")
+  func tumDeskCircle() throws {
+    try check("tum-desk-circle", width: 192, height: 144, frames: [125, 140])
+  }
+
+  @Test("tum-desk-circle-surface: the same circle resting on the desk plane (surface mode)")
+  func tumDeskCircleSurface() throws {
+    try check("tum-desk-circle-surface", width: 192, height: 144, frames: [125, 140])
   }
 }

@@ -29,6 +29,9 @@ public struct ReplayOptions: Sendable {
   /// When another process holds the output folder's lock (`OutputFolder.lock(waiting:)`),
   /// wait for it (true) or fail at once with exit 75 (false, the default).
   public var waitsForLock = false
+  /// Fields `run.json` gets after `warnings` (the command line's `sceneHash`, `sceneInputs`
+  /// and `shard`), in order.
+  public var runFields: [(String, JSONValue)] = []
   /// Extra sessions run after the scene's own each tick (the bench's stroke rig).
   var extraSessions: (@Sendable () -> [any Session])?
   /// Sinks that get every written frame after the PNG files (a socket stream, a video
@@ -298,7 +301,7 @@ public struct Replay {
   ) throws {
     let k = scene.outputIntrinsics
     let perFrame = summary.framesWritten.isEmpty ? 0 : 1 / Double(summary.framesWritten.count)
-    let json = JSONValue.object([
+    var json = JSONValue.object([
       ("scene", .string(scene.name)),
       ("sceneFile", .string(scene.sceneFilePath)),
       ("arsimVersion", .string(Self.version)),
@@ -329,6 +332,11 @@ public struct Replay {
             })
       ),
     ])
+    // The caller's fields (scene hash, shard) go before the timing.
+    if case .object(var pairs) = json, let timing = pairs.firstIndex(where: { $0.0 == "timing" }) {
+      pairs.insert(contentsOf: options.runFields, at: timing)
+      json = .object(pairs)
+    }
     try folder.writeAtomically(Array((json.text + "\n").utf8), name: "run.json")
   }
 

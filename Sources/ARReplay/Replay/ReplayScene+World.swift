@@ -66,8 +66,11 @@ extension ReplayScene {
     return try track.pose(at: first + start + t, clamp: clampTrack)
   }
 
-  /// The viewport camera (ARSCNView's `pointOfView`) at replay time τ.
-  func viewportCamera(at t: Double) throws -> Camera {
+  /// The viewport camera (ARSCNView's `pointOfView`) at replay time τ (seconds, any τ: the
+  /// track is interpolated): output intrinsics, the capture pose rolled for the viewport.
+  /// - Throws: `InputError` when track time first pose + start + τ is outside the track and
+  ///   the scene does not clamp.
+  public func viewportCamera(at t: Double) throws -> Camera {
     let capture = try worldFromCaptureCamera(at: t)
     let rolled =
       capture * RigidTransform(rotation: viewport.captureFromViewport, translation: .zero)

@@ -17,9 +17,12 @@ struct ReplayState {
   private var planeLifecycle: PlaneLifecycleEvents
   private(set) var nextTick = 0
   private(set) var camera: Camera
+  /// The scene as sessions' camera history, boxed once rather than per tick.
+  private let cameraHistory: any CameraHistory
 
   init(scene: ReplayScene) throws {
     self.scene = scene
+    cameraHistory = scene
     world = scene.makeWorld()
     planeLifecycle = PlaneLifecycleEvents(timelines: scene.planes.map(\.timeline))
     camera = try scene.viewportCamera(at: 0)
@@ -45,6 +48,8 @@ struct ReplayState {
       pointOfView: pointOfView, root: world)
     let planes = planeLifecycle.advance(to: t, context: &context)
     context.planes = planes
+    context.estimatedFloorY = scene.estimatedFloorY
+    context.cameraHistory = cameraHistory
     for (visualization, identifiers) in planeVisualizations {
       var filtered = context
       filtered.planes = planes.filter { identifiers.contains($0.identifier) }
@@ -58,6 +63,9 @@ struct ReplayState {
     return context.events
   }
 }
+
+/// Sessions sample the scene's camera track at other moments (the helper's delayed video).
+extension ReplayScene: CameraHistory {}
 
 extension ReplayScene {
   /// The background for output frame `frame`.

@@ -8,7 +8,8 @@ import ARSupport
 /// Builds one line of `trace.jsonl` (DESIGN §7, a contract read by outside checks):
 /// `{"frame", "t", "worldFromCamera": [16, column-major, viewport camera], "intrinsics":
 /// {fx, fy, cx, cy, width, height}, "nodes": [{"name", "kind", "worldTransform", "radius"
-/// (spheres, world units), "rgba", "stroke" (stroke spheres), "anchor" (plane visuals: the
+/// (spheres, world units), "rgba", "stroke" (stroke spheres), "strokeLine", "strokePoint",
+/// "hit", "plane" (a stroke sphere's helper point, `StrokePointOrigin`), "anchor" (plane visuals: the
 /// anchor's identifier)}], …session fields}`.
 ///
 /// The line is written straight into one UTF-8 buffer from the node data, with the bytes
@@ -83,6 +84,20 @@ enum TraceLine {
       if let stroke = node.strokeIndex {
         out.raw(",\"stroke\":")
         out.integer(stroke)
+      }
+      if let origin = node.strokePoint {
+        out.raw(",\"strokeLine\":")
+        out.integer(origin.messageLine)
+        out.raw(",\"strokePoint\":")
+        out.integer(origin.pointIndex)
+        if let hit = origin.hitType {
+          out.raw(",\"hit\":")
+          out.string(hit.rawValue)
+        }
+        if let plane = origin.planeAnchor {
+          out.raw(",\"plane\":")
+          out.string(plane)
+        }
       }
       if let anchor = node.anchorIdentifier {
         out.raw(",\"anchor\":")

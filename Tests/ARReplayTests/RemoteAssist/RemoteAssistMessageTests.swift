@@ -28,11 +28,16 @@ import Testing
     let text = "[(1.0, 2.0), (3.5, -4.25), (5.0, 6.0), (7.0, 8.0)]"
     #expect(
       RemoteAssistMessage.classify(text, mode: .faithful)
-        == .points([Vector2(3.5, -4.25), Vector2(5.0, 6.0)], dropped: 2))
+        == .points([Vector2(3.5, -4.25), Vector2(5.0, 6.0)], dropped: 2, indices: [1, 2]))
     #expect(
       RemoteAssistMessage.classify(text, mode: .corrected)
         == .points(
-          [Vector2(1, 2), Vector2(3.5, -4.25), Vector2(5, 6), Vector2(7, 8)], dropped: 0))
+          [Vector2(1, 2), Vector2(3.5, -4.25), Vector2(5, 6), Vector2(7, 8)], dropped: 0,
+          indices: [0, 1, 2, 3]))
+    // A malformed piece keeps its place in the count: the next point is index 2.
+    #expect(
+      RemoteAssistMessage.classify("[(1.0, 2.0), (x, 1.0), (5.0, 6.0)]", mode: .surface)
+        == .points([Vector2(1, 2), Vector2(5, 6)], dropped: 1, indices: [0, 2]))
   }
 
   @Test("Darwin [CGPoint] text uses Swift's shortest round-trip doubles")

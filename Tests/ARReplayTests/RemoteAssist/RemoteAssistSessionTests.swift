@@ -194,7 +194,7 @@ import Testing
         [StrokeMessage(t: 0, text: "touch-start")] + texts.map { StrokeMessage(t: 0, text: $0.0) },
         mode: mode)
       h.run(3)
-      let name = mode == .faithful ? "ignored-message" : "warning"
+      let name = mode.correctsApp ? "warning" : "ignored-message"
       let reported = h.events.filter { $0.name == name }.map { event in
         event.fields.first { $0.0 == "reason" }?.1.text ?? ""
       }

@@ -1,0 +1,231 @@
+import ARSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes a merged folder: per-frame files linked or copied, line files concatenated,
+/// `run.json` last (`ShardMerge`).
+struct MergeWriter {
+  let output: String
+  let copying: Bool
+  private(set) var linked = 0
+  private(set) var copied = 0
+  /// Per view: lines of each merged line file.
+  private var lineCounts: [String: [String: Int]] = [:]
+  /// Per view: `"event"` names counted in its `events.jsonl`.
+  private var eventNames: [String: [String: Int]] = [:]
+
+  init(output: String, copying: Bool) {
+    self.output = output
+    self.copying = copying
+  }
+
+  /// A folder's non-hidden entries, sorted: regular files and folders (links followed).
+  static func entries(of directory: String) throws -> (files: [String], folders: [String]) {
+    guard let dir = opendir(directory) else {
+      throw InputError(
+        .missingInput, InputLocation(file: directory), String(cString: strerror(errno)))
+    }
+    defer { closedir(dir) }
+    var files: [String] = []
+    var folders: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      guard !name.hasPrefix("."), !name.contains(FileIO.temporarySuffix) else { continue }
+      var info = stat()
+      guard stat(directory + "/" + name, &info) == 0 else { continue }
+      switch info.st_mode & S_IFMT {
+      case S_IFDIR: folders.append(name)
+      case S_IFREG: files.append(name)
+      default: continue
+      }
+    }
+    return (files.sorted(), folders.sorted())
+  }
+
+  /// The frame number of a per-frame file name, `NAME_NNNNN.EXT` (`frame_00012.png` → 12).
+  static func frameNumber(_ name: String) -> Int? {
+    guard let dot = name.lastIndex(of: "."), let underscore = name[..<dot].lastIndex(of: "_"),
+      underscore > name.startIndex
+    else { return nil }
+    let digits = name[name.index(after: underscore)..<dot]
+    guard digits.count >= 5, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
+      return nil
+    }
+    return Int(digits)
+  }
+
+  /// Creates the output folder, removes its `run.json` and stale temporary files.
+  mutating func prepare() throws {
+    try FileIO.createDirectory(output)
+    FileIO.removeStaleTemporaryFiles(in: output)
+    let runFile = try FileIO.destination(for: output + "/run.json")
+    if unlink(runFile) != 0, errno != ENOENT {
+      throw InputError(
+        .cannotCreate, InputLocation(file: output + "/run.json"),
+        "cannot remove the previous file: " + String(cString: strerror(errno)))
+    }
+  }
+
+  /// Merges one folder (`view` "" is the top level): frames, line files, a view's own
+  /// `run.json`.
+  /// - Returns: the lines of each merged line file.
+  mutating func merge(view: String, shards: [ShardRun]) throws -> [String: Int] {
+    let target = view.isEmpty ? output : output + "/" + view
+    try FileIO.createDirectory(target)
+    FileIO.removeStaleTemporaryFiles(in: target)
+    var lineFiles: [String]?
+    for run in shards {
+      let folder = view.isEmpty ? run.directory : run.directory + "/" + view
+      let files = try Self.entries(of: folder).files
+      let frames = Set(run.framesWritten)
+      // Every frame of the shard has its image at the top level.
+      if view.isEmpty {
+        let present = Set(files.filter { $0.hasPrefix("frame_") }.compactMap(Self.frameNumber))
+        let absent = frames.subtracting(present)
+        if !absent.isEmpty {
+          throw InputError(
+            .missingInput, InputLocation(file: folder),
+            "shard \(run.shard): run.json lists frames whose frame_NNNNN.png files are missing: "
+              + describeFrames(Array(absent)))
+        }
+      }
+      for name in files {
+        guard let frame = Self.frameNumber(name), frames.contains(frame) else { continue }
+        try place(folder + "/" + name, at: target + "/" + name)
+      }
+      let jsonl = files.filter { $0.hasSuffix(".jsonl") }
+      if let expected = lineFiles, expected != jsonl {
+        let absent = Set(expected).symmetricDifference(jsonl).sorted()
+        throw InputError(
+          .missingInput, InputLocation(file: folder),
+          "the shards' line files differ: " + absent.joined(separator: ", ")
+            + " is not in every shard's folder")
+      }
+      lineFiles = jsonl
+    }
+    var counts: [String: Int] = [:]
+    for name in lineFiles ?? [] {
+      var concatenation = try LineConcatenation(target: target + "/" + name)
+      for run in shards {
+        let folder = view.isEmpty ? run.directory : run.directory + "/" + view
+        try concatenation.append(
+          folder + "/" + name, frames: run.expectedFrames,
+          everyFrameOnce: name == "trace.jsonl" ? run.framesWritten : nil)
+      }
+      try concatenation.commit()
+      counts[name] = concatenation.lines
+      if name == "events.jsonl" { eventNames[view] = concatenation.eventNames }
+    }
+    lineCounts[view] = counts
+    if !view.isEmpty { try writeRunFile(view: view, shards: shards, summary: nil) }
+    return counts
+  }
+
+  /// Hard-links (or copies) `source` to `path` through a temporary name and a rename.
+  private mutating func place(_ source: String, at path: String) throws {
+    let destination = try FileIO.destination(for: path)
+    let temporary = destination + FileIO.temporarySuffix + String(getpid())
+    unlink(temporary)
+    if !copying, link(source, temporary) == 0 {
+      try FileIO.commit(temporary, to: destination, named: path)
+      // rename(2) does nothing when both names are already the same file (a merge run
+      // again): the temporary link is still there.
+      unlink(temporary)
+      linked += 1
+      return
+    }
+    let bytes = try FileIO.read(source, maximumBytes: 1 << 32)
+    try FileIO.writeAtomically(bytes, to: path)
+    copied += 1
+  }
+
+  /// Writes `run.json` of `view`: the first shard's, with the counts of the merged folder.
+  /// A view folder without a `run.json` in its shards gets none.
+  func writeRunFile(view: String, shards: [ShardRun], summary: ShardMerge.Summary?) throws {
+    let runs: [JSONValue]
+    if view.isEmpty {
+      runs = shards.map(\.run)
+    } else {
+      let paths = shards.map { $0.directory + "/" + view + "/run.json" }
+      guard paths.allSatisfy(FileIO.exists) else { return }
+      runs = try paths.map { path in
+        do {
+          return try RunFileReader.parse(try FileIO.read(path, maximumBytes: 256 << 20))
+        } catch let failure as RunFileReader.Failure {
+          throw InputError(
+            .badData, InputLocation(file: path, byteOffset: failure.offset),
+            "not valid JSON: expected \(failure.expected)")
+        }
+      }
+    }
+    var merged = runs[0]
+    let frames = shards.flatMap(\.framesWritten)
+    if merged["framesWritten"] != nil {
+      merged = merged.setting("framesWritten", .array(frames.map { .integer($0) }))
+    }
+    if merged["events"] != nil, let events = lineCounts[view]?["events.jsonl"] {
+      merged = merged.setting("events", .integer(events))
+    }
+    if let threads = runs.compactMap({ $0["threads"]?.integerValue }).max() {
+      merged = merged.setting("threads", .integer(threads))
+    }
+    if merged["shard"] != nil { merged = merged.setting("shard", .null) }
+    if merged["timing"] != nil {
+      merged = merged.setting("timing", Self.summedTiming(runs, frames: frames.count))
+    }
+    if let summary {
+      merged = merged.setting(
+        "merge",
+        .object([
+          (
+            "shards",
+            .array(
+              shards.map { run in
+                .object([
+                  ("index", .integer(run.shard.index)), ("directory", .string(run.directory)),
+                  (
+                    "frames",
+                    .array(
+                      run.expectedFrames.map { [.integer($0.lowerBound), .integer($0.upperBound)] }
+                        ?? [])
+                  ),
+                  ("threads", run.run["threads"] ?? .null),
+                  ("totalSeconds", run.run["timing"]?["totalSeconds"] ?? .null),
+                ])
+              })
+          ),
+          ("linkedFiles", .integer(summary.linked)), ("copiedFiles", .integer(summary.copied)),
+          ("seconds", .number(summary.seconds)),
+        ]))
+    }
+    let path = (view.isEmpty ? output : output + "/" + view) + "/run.json"
+    try FileIO.writeAtomically(Array((merged.text + "\n").utf8), to: path)
+  }
+
+  /// The shards' `timing` objects summed: `…Seconds` fields added up, `…MillisecondsPerFrame`
+  /// recomputed from the summed seconds and the merged frame count (so they read as a single
+  /// run's on one machine would, less the skipped ticks' repeated scene logic).
+  static func summedTiming(_ runs: [JSONValue], frames: Int) -> JSONValue {
+    guard case .object(let pairs) = runs[0]["timing"] else { return runs[0]["timing"] ?? .null }
+    var out: [(String, JSONValue)] = []
+    for (key, _) in pairs {
+      if key.hasSuffix("Seconds") {
+        let sum = runs.compactMap { $0["timing"]?[key]?.numberValue }.reduce(0, +)
+        out.append((key, .number(sum)))
+      } else if key.hasSuffix("MillisecondsPerFrame") {
+        let stage = String(key.dropLast("MillisecondsPerFrame".count)) + "Seconds"
+        let sum = runs.compactMap { $0["timing"]?[stage]?.numberValue }.reduce(0, +)
+        out.append((key, .number(frames == 0 ? 0 : sum * 1000 / Double(frames))))
+      } else {
+        out.append((key, runs[0]["timing"]?[key] ?? .null))
+      }
+    }
+    return .object(out)
+  }
+}

@@ -1,0 +1,222 @@
+import ARSupport
+
+/// Joins the output folders of the shards of one job (`arsim render --shard I/N`) into the
+/// folder a single run of the whole job writes (`arsim merge OUT SHARD_DIR…`,
+/// Documentation/Scaling.md).
+///
+/// Everything is checked before anything is written: each folder has a `run.json` (a finished
+/// shard) with the same `sceneHash`, `arsimVersion`, `frameCount`, shard count and job range;
+/// the indices are 1…N exactly once (a missing shard is named with its frames, a shard given
+/// twice is an overlap); each shard wrote all the frames the split rule gives it and their files
+/// exist; every shard has the same view subfolders and line files. Then, per folder (the
+/// top level and each view subfolder, e.g. a collaborative scene's `DIR/<participant>/`):
+/// per-frame files (`NAME_NNNNN.EXT` of the shard's frames) are hard-linked, or copied when
+/// linking is impossible or `copying` is set, never symbolically linked; every `*.jsonl` file
+/// (`trace.jsonl`, `events.jsonl`, `messages.jsonl`, …) is the shards' files concatenated in
+/// shard order, which is frame order, each line checked to name a frame of its own shard; and
+/// `run.json` comes last with recomputed counts. Every file is written under a temporary name
+/// and renamed, and `OUT/run.json` is removed first, so an interrupted merge leaves no
+/// `run.json`. Hidden entries (the output lock `.arsim-lock`), temporary files and other files
+/// are ignored.
+public struct ShardMerge {
+  /// The shard folders, as given.
+  public var shardDirectories: [String]
+  /// Copy frames instead of hard-linking them (default false: link, copying only where the
+  /// file system refuses a link, e.g. across devices).
+  public var copying = false
+
+  /// Creates a merge of `shardDirectories` (any order).
+  public init(shardDirectories: [String]) { self.shardDirectories = shardDirectories }
+
+  /// What a merge wrote.
+  public struct Summary: Sendable {
+    /// Frames of the merged job.
+    public var frames: ClosedRange<Int>
+    /// Shards merged.
+    public var shards: Int
+    /// Files hard-linked.
+    public var linked: Int
+    /// Files copied (`copying`, or where a link was refused).
+    public var copied: Int
+    /// Lines of the merged top-level `events.jsonl`.
+    public var events: Int
+    /// View subfolders merged besides the top level.
+    public var views: [String]
+    /// Wall-clock seconds.
+    public var seconds: Double
+  }
+
+  /// Checks the shards and writes the merged folder `output`.
+  /// - Throws: `InputError`: `.usage` when `output` is (or is inside) a shard folder or no
+  ///   shard is given; `.missingInput` for a missing `run.json`, shard, frame or line file;
+  ///   `.badData` for shards that do not belong together or a line naming another shard's
+  ///   frame; `.cannotCreate` for output failures.
+  public func run(into output: String) throws -> Summary {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let shards = try orderedShards()
+    try checkOutput(output, shards: shards)
+    let views = try viewFolders(shards)
+    var writer = MergeWriter(output: output, copying: copying)
+    try writer.prepare()
+    var eventLines = 0
+    for view in [""] + views {
+      let counts = try writer.merge(view: view, shards: shards)
+      if view.isEmpty { eventLines = counts["events.jsonl"] ?? 0 }
+    }
+    let job = shards[0].jobFrames
+    let seconds = ContinuousClock.Duration.components(clock.now - start)
+    let summary = Summary(
+      frames: job, shards: shards.count, linked: writer.linked, copied: writer.copied,
+      events: eventLines, views: views, seconds: seconds)
+    try writer.writeRunFile(view: "", shards: shards, summary: summary)
+    return summary
+  }
+
+  /// The shards, read and checked, in index order.
+  func orderedShards() throws -> [ShardRun] {
+    guard !shardDirectories.isEmpty else {
+      throw InputError(.usage, InputLocation(file: "merge"), "no shard folders given")
+    }
+    let runs = try shardDirectories.map { try ShardRun(directory: $0) }
+    let first = runs[0]
+    for run in runs.dropFirst() {
+      try agree(
+        run, first, "arsimVersion", run.arsimVersion, first.arsimVersion,
+        "shards rendered by different ARSim versions may differ in their bytes")
+      if run.sceneHash != first.sceneHash {
+        throw InputError(
+          .badData, InputLocation(file: run.runFile, field: "sceneHash"),
+          "\(run.sceneHash) differs from \(first.runFile)'s \(first.sceneHash): the shards "
+            + "come from different scenes or inputs" + Self.differingInput(run, first))
+      }
+      try agree(
+        run, first, "frameCount", "\(run.frameCount)", "\(first.frameCount)",
+        "different scenes")
+      try agree(
+        run, first, "shard.count", "\(run.shard.count)", "\(first.shard.count)",
+        "shards of different splits overlap")
+      try agree(
+        run, first, "shard.jobFrames",
+        "\(run.jobFrames.lowerBound)..\(run.jobFrames.upperBound)",
+        "\(first.jobFrames.lowerBound)..\(first.jobFrames.upperBound)",
+        "shards of different --frames ranges overlap")
+    }
+    var byIndex: [Int: ShardRun] = [:]
+    for run in runs {
+      if let other = byIndex[run.shard.index] {
+        throw InputError(
+          .badData, InputLocation(file: run.directory),
+          "is shard \(run.shard) like \(other.directory): overlapping shards (frames "
+            + describeFrames(run.framesWritten) + " twice)")
+      }
+      byIndex[run.shard.index] = run
+    }
+    let count = first.shard.count
+    let missing = (1...count).filter { byIndex[$0] == nil }
+    if !missing.isEmpty {
+      let named = missing.map { index -> String in
+        let frames = (try? Shard(index: index, count: count))?.frames(of: first.jobFrames)
+        return "\(index)/\(count) (frames "
+          + (frames.map { "\($0.lowerBound)..\($0.upperBound)" } ?? "none") + ")"
+      }
+      let frames = missing.flatMap { index in
+        (try? Shard(index: index, count: count))?.frames(of: first.jobFrames).map(Array.init) ?? []
+      }
+      throw InputError(
+        .missingInput, InputLocation(file: "merge"),
+        "missing \(missing.count == 1 ? "shard" : "shards") " + named.joined(separator: ", ")
+          + ": frames " + describeFrames(frames) + " would be missing")
+    }
+    let ordered = (1...count).compactMap { byIndex[$0] }
+    for run in ordered {
+      let expected = run.expectedFrames.map(Array.init) ?? []
+      if run.framesWritten != expected {
+        let absent = Set(expected).subtracting(run.framesWritten)
+        let extra = Set(run.framesWritten).subtracting(expected)
+        throw InputError(
+          absent.isEmpty ? .badData : .missingInput,
+          InputLocation(file: run.runFile, field: "framesWritten"),
+          "shard \(run.shard) of frames \(first.jobFrames.lowerBound)..\(first.jobFrames.upperBound) "
+            + "must write frames " + describeFrames(expected)
+            + (absent.isEmpty ? "" : "; missing frames " + describeFrames(Array(absent)))
+            + (extra.isEmpty ? "" : "; frames of other shards " + describeFrames(Array(extra))))
+      }
+    }
+    return ordered
+  }
+
+  private func agree(
+    _ run: ShardRun, _ first: ShardRun, _ field: String, _ value: String, _ expected: String,
+    _ why: String
+  ) throws {
+    guard value != expected else { return }
+    throw InputError(
+      .badData, InputLocation(file: run.runFile, field: field),
+      "\(value) differs from \(first.runFile)'s \(expected) (\(why))")
+  }
+
+  /// "; the first differing input is the track (…)", from `sceneInputs`.
+  static func differingInput(_ a: ShardRun, _ b: ShardRun) -> String {
+    guard case .array(let x) = a.run["sceneInputs"], case .array(let y) = b.run["sceneInputs"]
+    else { return "" }
+    if x.count != y.count { return "; they have \(x.count) and \(y.count) input files" }
+    for (p, q) in zip(x, y) where p["sha256"] != q["sha256"] {
+      let path = p["path"]?.stringValue ?? "?"
+      return
+        "; the first file that differs is \(path) (input \(x.firstIndex(of: p).map { $0 + 1 } ?? 0) of \(x.count))"
+    }
+    return ""
+  }
+
+  /// Refuses an output that is a shard folder or lies inside one.
+  private func checkOutput(_ output: String, shards: [ShardRun]) throws {
+    var shardIdentities: [FileIdentity: String] = [:]
+    for run in shards {
+      if let identity = FileIO.identity(of: run.directory) {
+        shardIdentities[identity] = run.directory
+      }
+    }
+    // The nearest existing folder of `output`, then its parents through `..`.
+    var path = output
+    while FileIO.identity(of: path) == nil, let slash = path.lastIndex(of: "/") {
+      path = slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+    if FileIO.identity(of: path) == nil { path = "." }
+    for _ in 0..<256 {
+      if let identity = FileIO.identity(of: path), let shard = shardIdentities[identity] {
+        throw InputError(
+          .usage, InputLocation(file: output),
+          path == output
+            ? "is the shard folder '\(shard)'; merge into another folder"
+            : "is inside the shard folder '\(shard)'; merge into another folder")
+      }
+      let parent = path + "/.."
+      guard let here = FileIO.identity(of: path), let up = FileIO.identity(of: parent), here != up
+      else { break }
+      path = parent
+    }
+  }
+
+  /// The view subfolders (non-hidden folders) of the shards; every shard must have the same.
+  private func viewFolders(_ shards: [ShardRun]) throws -> [String] {
+    let sets = try shards.map { Set(try MergeWriter.entries(of: $0.directory).folders) }
+    let all = sets.reduce(into: Set<String>()) { $0.formUnion($1) }
+    for (run, views) in zip(shards, sets) where views != all {
+      let absent = all.subtracting(views).sorted()
+      throw InputError(
+        .missingInput, InputLocation(file: run.directory),
+        "has no view folder " + absent.map { "'\($0)'" }.joined(separator: ", ")
+          + " that other shards have")
+    }
+    return all.sorted()
+  }
+}
+
+extension ContinuousClock.Duration {
+  /// Seconds as a `Double`.
+  static func components(_ d: Duration) -> Double {
+    let (s, attoseconds) = d.components
+    return Double(s) + Double(attoseconds) * 1e-18
+  }
+}

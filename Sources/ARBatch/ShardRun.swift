@@ -1,0 +1,104 @@
+import ARSupport
+
+/// A shard's output folder as `arsim merge` sees it: its `run.json` read and the fields the
+/// merge checks (DESIGN §7, Documentation/Scaling.md "run.json fields").
+struct ShardRun {
+  /// The folder as the user named it.
+  let directory: String
+  /// Its `run.json`.
+  let run: JSONValue
+  let shard: Shard
+  /// The frames the whole job covers (the `--frames` range, or every frame), inclusive.
+  let jobFrames: ClosedRange<Int>
+  /// `framesWritten`.
+  let framesWritten: [Int]
+  let sceneHash: String
+  let arsimVersion: String
+  let frameCount: Int
+
+  var runFile: String { directory + "/run.json" }
+
+  /// Reads `directory/run.json`.
+  /// - Throws: `InputError` `.missingInput` when there is none (an unfinished or foreign
+  ///   folder), `.badData` naming the field that is missing or wrong.
+  init(directory: String) throws {
+    self.directory = directory
+    let path = directory + "/run.json"
+    guard FileIO.exists(directory) else {
+      throw InputError(.missingInput, InputLocation(file: directory), "no such shard folder")
+    }
+    guard FileIO.exists(path) else {
+      throw InputError(
+        .missingInput, InputLocation(file: path),
+        "missing: the shard did not finish (a run writes run.json last) or the folder is not "
+          + "an arsim render output")
+    }
+    let bytes = try FileIO.read(path, maximumBytes: 256 << 20)
+    do {
+      run = try RunFileReader.parse(bytes)
+    } catch let failure as RunFileReader.Failure {
+      throw InputError(
+        .badData, InputLocation(file: path, byteOffset: failure.offset),
+        "not valid JSON: expected \(failure.expected)")
+    }
+    func field(_ name: String) -> InputLocation { InputLocation(file: path, field: name) }
+    guard let version = run["arsimVersion"]?.stringValue else {
+      throw InputError(.badData, field("arsimVersion"), "missing or not a string")
+    }
+    arsimVersion = version
+    guard let hash = run["sceneHash"]?.stringValue else {
+      throw InputError(
+        .badData, field("sceneHash"),
+        "missing: written by an ARSim that records no scene hash, or not by arsim render")
+    }
+    sceneHash = hash
+    guard let count = run["frameCount"]?.integerValue, count >= 1 else {
+      throw InputError(.badData, field("frameCount"), "missing or not a positive integer")
+    }
+    frameCount = count
+    guard case .array(let written) = run["framesWritten"],
+      case let frames = written.compactMap(\.integerValue), frames.count == written.count
+    else { throw InputError(.badData, field("framesWritten"), "missing or not integers") }
+    framesWritten = frames
+    guard let shardValue = run["shard"], shardValue != .null else {
+      throw InputError(
+        .badData, field("shard"),
+        "null: this folder was not rendered with --shard (merge joins the shards of one job)")
+    }
+    guard let index = shardValue["index"]?.integerValue,
+      let n = shardValue["count"]?.integerValue,
+      let made = try? Shard(index: index, count: n)
+    else {
+      throw InputError(.badData, field("shard"), "needs 'index' and 'count', 1 ≤ index ≤ count")
+    }
+    shard = made
+    guard case .array(let job) = shardValue["jobFrames"], job.count == 2,
+      let first = job[0].integerValue, let last = job[1].integerValue, 0 <= first, first <= last,
+      last < count
+    else {
+      throw InputError(
+        .badData, field("shard.jobFrames"), "needs [first, last] within 0…\(count - 1)")
+    }
+    jobFrames = first...last
+  }
+
+  /// The frames the split rule gives this shard.
+  var expectedFrames: ClosedRange<Int>? { shard.frames(of: jobFrames) }
+}
+
+/// Frame numbers as inclusive ranges, `3..5, 9, 12..20`, for messages.
+func describeFrames(_ frames: [Int], limit: Int = 8) -> String {
+  var parts: [String] = []
+  var index = 0
+  let sorted = frames.sorted()
+  while index < sorted.count {
+    var end = index
+    while end + 1 < sorted.count, sorted[end + 1] == sorted[end] + 1 { end += 1 }
+    parts.append(end == index ? "\(sorted[index])" : "\(sorted[index])..\(sorted[end])")
+    index = end + 1
+  }
+  if parts.count > limit {
+    return parts.prefix(limit).joined(separator: ", ") + ", … (\(parts.count - limit) more)"
+  }
+  return parts.joined(separator: ", ")
+}

@@ -1,0 +1,58 @@
+import ARFormats
+import ARMath
+import ARScene
+import ARSession
+import ARSupport
+
+extension ReplayScene {
+  /// The scene's session that renders several views (a collaborative scene's participants), with
+  /// its index in `sessions`, or nil for a single-view scene.
+  public var multiView: (index: Int, configuration: any MultiViewConfiguration)? {
+    for (i, session) in sessions.enumerated() {
+      if let views = session.configuration as? any MultiViewConfiguration { return (i, views) }
+    }
+    return nil
+  }
+
+  /// The names of the views (empty for a single-view scene).
+  public var viewNames: [String] { multiView?.configuration.views.map(\.name) ?? [] }
+
+  /// The scene as view `index` sees it: that view's track, start, clamp, capture intrinsics,
+  /// viewport and output size (the scene's where the view sets none), and the multi-view
+  /// session replaced by the one rendering this view. Everything else (timing, lights, nodes,
+  /// background, other sessions) is the scene's.
+  /// - Precondition: `multiView` is not nil and `index` is one of its views.
+  /// - Throws: `InputError` naming the view when its track does not cover the replay and does
+  ///   not clamp.
+  public func scene(forView index: Int) throws -> ReplayScene {
+    guard let (sessionIndex, configuration) = multiView else {
+      preconditionFailure("scene(forView:) on a single-view scene")
+    }
+    let view = configuration.views[index]
+    var copy = self
+    copy.track = view.track
+    copy.start = view.start
+    copy.clampTrack = view.clampTrack
+    copy.captureIntrinsics = view.captureIntrinsics ?? captureIntrinsics
+    copy.viewport = view.viewport ?? viewport
+    let size = view.outputSize ?? (outputIntrinsics.width, outputIntrinsics.height)
+    copy.outputIntrinsics = copy.captureIntrinsics.output(
+      viewport: copy.viewport, width: size.width, height: size.height)
+    copy.sessions[sessionIndex] = SceneSession(
+      key: sessions[sessionIndex].key,
+      configuration: configuration.view(index, sceneViewport: viewport))
+    copy.inputPaths += view.trackPaths
+    if let first = view.track.poses.first, let last = view.track.poses.last, !view.clampTrack {
+      let lastTick = schedule.tick(forFrame: schedule.frameCount - 1)
+      let needed = view.start + schedule.time(ofTick: lastTick)
+      let available = last.timeSeconds - first.timeSeconds
+      if needed > available + 1e-9 {
+        throw InputError(
+          .badData, InputLocation(file: sceneFilePath, field: "view '\(view.name)' track"),
+          "the replay runs to \(needed) s after the track's first pose but the track lasts \(available) s (set its track's clamp to hold the last pose)"
+        )
+      }
+    }
+    return copy
+  }
+}

@@ -1,0 +1,200 @@
+import ARRender
+import Foundation
+
+/// An `arsim render` output folder as the report and `arsim video` read it: `run.json`,
+/// `events.jsonl`, `trace.jsonl` and the `frame_NNNNN.png` files (Design §7).
+///
+/// Every file is optional (an interrupted run has no `run.json`; a `--frames` run may hold
+/// frames of several runs); lines that are not JSON objects are skipped and counted in
+/// `notes`, never fatal, since the report is how people look at broken runs too. A folder
+/// whose sub-folders hold frames (one per participant view of a collaborative scene) lists
+/// them in `views`.
+public struct RunFolder {
+  /// The folder.
+  public var path: String
+  /// `run.json`'s object, or nil when it is missing or unreadable.
+  public var run: [String: JSONScalar]
+  /// `run.json`'s `warnings` (the scene's load warnings).
+  public var warnings: [String] = []
+  /// `run.json`'s `timing` object (seconds and milliseconds per frame by stage).
+  public var timing: [(String, Double)]
+  /// The event lines in file order.
+  public var events: [[String: Any]]
+  /// The trace lines in file order.
+  public var trace: [[String: Any]]
+  /// Output frame numbers that have a `frame_NNNNN.png`, ascending.
+  public var frames: [Int]
+  /// Sub-folders (names) that hold frames of their own: participant views.
+  public var views: [String]
+  /// What could not be read, for the report's notes (file: problem).
+  public var notes: [String]
+
+  /// The longest line read from the JSON Lines files (longer lines are skipped): B1's trace
+  /// lines are ~380 KB.
+  public static let maximumLineBytes = 16 << 20
+
+  /// Reads the folder at `path`.
+  /// - Throws: `InputError` `.missingInput` when `path` is not a folder.
+  public static func load(_ path: String) throws -> RunFolder {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw InputError(.missingInput, InputLocation(file: path), "no such output folder")
+    }
+    var folder = RunFolder(
+      path: path, run: [:], timing: [], events: [], trace: [], frames: [], views: [], notes: [])
+    folder.readRunJSON()
+    folder.events = folder.readLines("events.jsonl")
+    folder.trace = folder.readLines("trace.jsonl", keepsNodesEvery: Self.nodeSampleStep)
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    folder.frames = names.compactMap(Self.frameNumber).sorted()
+    for name in names.sorted() where !name.hasPrefix(".") {
+      var sub: ObjCBool = false
+      let child = path + "/" + name
+      guard FileManager.default.fileExists(atPath: child, isDirectory: &sub), sub.boolValue,
+        let inner = try? FileManager.default.contentsOfDirectory(atPath: child),
+        inner.contains(where: { Self.frameNumber($0) != nil })
+      else { continue }
+      folder.views.append(name)
+    }
+    return folder
+  }
+
+  /// The frame number of a `frame_NNNNN.png` name (five or more digits), else nil.
+  public static func frameNumber(_ name: String) -> Int? {
+    guard name.hasPrefix("frame_"), name.hasSuffix(".png") else { return nil }
+    let digits = name.dropFirst(6).dropLast(4)
+    guard digits.count >= 5, digits.allSatisfy(\.isASCII), let n = Int(digits), n >= 0 else {
+      return nil
+    }
+    return n
+  }
+
+  /// The file name of output frame `n` (`frame_00012.png`), as the frame loop writes it.
+  public static func frameName(_ n: Int) -> String {
+    let digits = String(n)
+    return "frame_" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".png"
+  }
+
+  /// The output frame rate: `run.json`'s `fps`, else nil.
+  public var framesPerSecond: Double? { run["fps"]?.number }
+
+  /// The scene's name: `run.json`'s `scene`, else the folder's name.
+  public var sceneName: String {
+    run["scene"]?.text ?? (path as NSString).lastPathComponent
+  }
+
+  private mutating func readRunJSON() {
+    let file = path + "/run.json"
+    guard FileManager.default.fileExists(atPath: file) else {
+      notes.append("run.json: missing (an interrupted run, or not an arsim output folder)")
+      return
+    }
+    guard let bytes = try? FileIO.read(file, maximumBytes: 64 << 20),
+      let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+    else {
+      notes.append("run.json: not a JSON object")
+      return
+    }
+    for (key, value) in object {
+      if let scalar = JSONScalar(value) { run[key] = scalar }
+    }
+    warnings = (object["warnings"] as? [Any])?.compactMap { $0 as? String } ?? []
+    if let timing = object["timing"] as? [String: Any] {
+      self.timing = timing.compactMap { key, value in
+        (value as? NSNumber).map { (key, $0.doubleValue) }
+      }.sorted { $0.0 < $1.0 }
+    }
+  }
+
+  /// Trace lines whose `nodes` are kept: every `step(lineCount)`-th (and the last); the
+  /// others drop theirs as they are read, so a long run of big scenes (B1: 1 000 nodes, 380 KB
+  /// a line) does not hold every node of every frame. The map samples the same lines.
+  static func nodeSampleStep(_ lineCount: Int) -> Int { max(1, lineCount / 200) }
+
+  private mutating func readLines(_ name: String, keepsNodesEvery step: ((Int) -> Int)? = nil)
+    -> [[String: Any]]
+  {
+    let file = path + "/" + name
+    guard FileManager.default.fileExists(atPath: file) else {
+      notes.append("\(name): missing")
+      return []
+    }
+    guard let bytes = try? FileIO.read(file, maximumBytes: 8 << 30) else {
+      notes.append("\(name): unreadable")
+      return []
+    }
+    var lines: [[String: Any]] = []
+    let lineCount = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } + 1
+    let every = step.map { $0(lineCount) }
+    var skipped = 0
+    var firstSkipped: Int?
+    var lineNumber = 0
+    var start = 0
+    bytes.withUnsafeBufferPointer { buffer in
+      while start < buffer.count {
+        lineNumber += 1
+        var end = start
+        while end < buffer.count, buffer[end] != UInt8(ascii: "\n") { end += 1 }
+        let length = end - start
+        if length > 0 {
+          let data = Data(buffer[start..<end])
+          if length <= Self.maximumLineBytes,
+            var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+          {
+            if let every, lines.count % every != 0, end < buffer.count - 1 {
+              object["nodes"] = nil
+            }
+            lines.append(object)
+          } else {
+            skipped += 1
+            if firstSkipped == nil { firstSkipped = lineNumber }
+          }
+        }
+        start = end + 1
+      }
+    }
+    if skipped > 0, let firstSkipped {
+      notes.append(
+        "\(name): \(skipped) line\(skipped == 1 ? "" : "s") not JSON objects, skipped "
+          + "(first: line \(firstSkipped))")
+    }
+    return lines
+  }
+}
+
+/// A string or number from a JSON file (arrays are kept as their length; objects and
+/// Booleans, which `run.json` does not hold at its top level, are not kept).
+public enum JSONScalar: Sendable, Hashable {
+  /// A string.
+  case string(String)
+  /// A number.
+  case number(Double)
+  /// An array's length (its elements are not kept).
+  case count(Int)
+
+  init?(_ value: Any) {
+    switch value {
+    case let s as String: self = .string(s)
+    case let n as NSNumber: self = .number(n.doubleValue)
+    case let a as [Any]: self = .count(a.count)
+    default: return nil
+    }
+  }
+
+  /// The number, if this is one.
+  public var number: Double? {
+    if case .number(let x) = self { return x }
+    return nil
+  }
+
+  /// Text for display: the string, the number, `N items`.
+  public var text: String? {
+    switch self {
+    case .string(let s): s
+    case .number(let x): x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+    case .count(let n): "\(n) items"
+    }
+  }
+}

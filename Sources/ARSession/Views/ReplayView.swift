@@ -1,0 +1,76 @@
+import ARFormats
+import ARMath
+import ARScene
+
+/// One camera of a replay that renders several views (each participant of a collaborative
+/// session): its own track, start and, optionally, camera and output size. Unset values are
+/// the scene's.
+public struct ReplayView: Sendable {
+  /// The view's name: its output folder under the run's (a safe single path component).
+  public var name: String
+  /// The view's camera track, in ARKit frames (its own world).
+  public var track: CameraTrack
+  /// The files the track was read from (a run never writes over them).
+  public var trackPaths: [String]
+  /// Seconds after the track's first pose where τ = 0.
+  public var start: Double
+  /// Hold the end poses outside the track instead of failing.
+  public var clampTrack: Bool
+  /// Capture intrinsics, or nil for the scene's.
+  public var captureIntrinsics: CameraIntrinsics?
+  /// Viewport, or nil for the scene's.
+  public var viewport: Viewport?
+  /// Output size in pixels (width, height), or nil for the scene's.
+  public var outputSize: (width: Int, height: Int)?
+
+  /// Creates a view.
+  public init(
+    name: String, track: CameraTrack, trackPaths: [String], start: Double = 0,
+    clampTrack: Bool = false, captureIntrinsics: CameraIntrinsics? = nil,
+    viewport: Viewport? = nil, outputSize: (width: Int, height: Int)? = nil
+  ) {
+    self.name = name
+    self.track = track
+    self.trackPaths = trackPaths
+    self.start = start
+    self.clampTrack = clampTrack
+    self.captureIntrinsics = captureIntrinsics
+    self.viewport = viewport
+    self.outputSize = outputSize
+  }
+
+  /// The viewport camera's pose (`worldFromCamera`, ARSCNView's `pointOfView` / RealityKit's
+  /// `ARView.cameraTransform`) at replay time τ, as the frame loop computes it: the track at
+  /// first pose + `start` + τ, rolled by the viewport.
+  /// - Throws: `TrackQueryError` outside the track unless `clampTrack`.
+  public func worldFromViewportCamera(at t: Double, viewport sceneViewport: Viewport) throws
+    -> Matrix4
+  {
+    let first = track.poses.first?.timeSeconds ?? 0
+    let capture = try track.pose(at: first + start + t, clamp: clampTrack)
+    let roll = RigidTransform(
+      rotation: (viewport ?? sceneViewport).captureFromViewport, translation: .zero)
+    return (capture * roll).matrix
+  }
+}
+
+/// A session configuration whose scene renders several views (Documentation/Design.md,
+/// "Several views"): the frame loop runs once per view, each run with that view's camera and
+/// the session `view(_:)` makes, into a folder named after the view; files shared by all views
+/// (a collaborative session's `messages.jsonl`) are written once, beside the view folders.
+public protocol MultiViewConfiguration: SessionConfiguration {
+  /// The views, in output order.
+  var views: [ReplayView] { get }
+
+  /// The configuration whose session renders view `index` (0-based, < `views.count`);
+  /// `sceneViewport` is the scene's, for views that do not set their own.
+  func view(_ index: Int, sceneViewport: Viewport) -> any SessionConfiguration
+
+  /// The files written once per run into the run's folder, as (file name, bytes), after the
+  /// views, covering AR ticks at times `tickTimes` (τ seconds, the ticks up to the last frame
+  /// any view wrote).
+  /// - Throws: located errors of the inputs.
+  func sharedOutputs(tickTimes: [Double], sceneViewport: Viewport) throws -> [(
+    name: String, bytes: [UInt8]
+  )]
+}

@@ -1,0 +1,101 @@
+import ARHeadsUpDisplay
+import ARRender
+import ARReplay
+import ARText
+import ARVideoExport
+import Foundation
+
+extension RenderCommand {
+  /// `--hud` (the heads-up display as the run's overlay) and `--video OUT.mp4` (an encoder
+  /// sink after the PNG frames; with several views one per view, `OUT-<view>.mp4`). The font
+  /// and ffmpeg are looked up here, before any frame is written, so a missing one fails the
+  /// command at once (69).
+  /// - Throws: `ToolUnavailable` naming the Debian package; `UsageError` for a frame rate
+  ///   ffmpeg cannot take.
+  static func addWatchOutputs(
+    _ args: Arguments, scene: ReplayScene, multiView: Bool, to options: inout ReplayOptions
+  ) throws -> VideoOutputs? {
+    let environment = ProcessInfo.processInfo.environment
+    if args.has("--hud") {
+      do {
+        let path = try FontLocator.fontPath(
+          environment: environment, exists: { FileManager.default.fileExists(atPath: $0) })
+        options.overlay = HeadsUpDisplay(font: try FontFace(path: path))
+      } catch {
+        throw ToolUnavailable(message: "--hud: " + error.description)
+      }
+    }
+    guard let path = args.value("--video") else { return nil }
+    guard let rate = VideoFrameRate(framesPerSecond: scene.schedule.fps) else {
+      throw UsageError("--video: the scene's fps \(scene.schedule.fps) is outside 0.001…1000")
+    }
+    let settings = VideoEncoderSettings(frameRate: rate)
+    // Finds ffmpeg (and checks the output) now; the sinks make their own encoders per view.
+    do {
+      _ = try VideoEncoder(outputPath: path, settings: settings, environment: environment)
+    } catch {
+      if case .ffmpegNotFound = error {
+        throw ToolUnavailable(message: "--video: " + error.description)
+      }
+      throw InputError(.cannotCreate, InputLocation(file: path), error.description)
+    }
+    let videos = VideoOutputs()
+    let earlier = options.frameSinks
+    options.frameSinks = { @Sendable setup in
+      let view = (setup.outputDirectory as NSString).lastPathComponent
+      let output = multiView ? VideoCommand.viewVideoPath(path, view) : path
+      let encoder = try VideoEncoder(
+        outputPath: output, settings: settings, environment: environment)
+      let sink = VideoFrameSink(encoder: encoder)
+      videos.add(path: output, sink: sink)
+      return (try earlier?(setup) ?? []) + [sink]
+    }
+    return videos
+  }
+
+  /// After the run: each video's outcome (a failure leaves the PNG frames complete: 73 with
+  /// ffmpeg's last lines), then `--report`.
+  static func finishWatchOutputs(
+    _ args: Arguments, video: VideoOutputs?, directory: String, output: CommandOutput
+  ) throws -> ExitCode {
+    var code = ExitCode.ok
+    for (path, sink) in video?.all ?? [] {
+      if let failure = sink.failure {
+        output.printError(
+          "arsim render: error: \(failure.description)\n"
+            + "arsim render: the PNG frames in \(directory) are complete; `arsim video` can retry")
+        code = .cannotCreate
+      } else {
+        output.printError("arsim render: video → \(path) (H.264 yuv420p, BT.709 limited range)")
+      }
+    }
+    if args.has("--report") {
+      let report = try ReportCommand.write(directory, output: output)
+      if code == .ok { code = report }
+    }
+    return code
+  }
+}
+
+/// The videos of one `render --video` run, one per view, as the frame loop makes their sinks.
+final class VideoOutputs: @unchecked Sendable {
+  private let lock = NSLock()
+  private var videos: [(String, VideoFrameSink)] = []
+
+  func add(path: String, sink: VideoFrameSink) {
+    lock.lock()
+    videos.append((path, sink))
+    lock.unlock()
+  }
+
+  var all: [(String, VideoFrameSink)] {
+    lock.lock()
+    defer { lock.unlock() }
+    return videos
+  }
+}
+
+/// A tool or file ARSim needs is not installed (exit 69, EX_UNAVAILABLE).
+struct ToolUnavailable: Error {
+  var message: String
+}

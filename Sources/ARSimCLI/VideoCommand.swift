@@ -1,0 +1,98 @@
+import ARRender
+import ARReport
+import ARVideoExport
+import Foundation
+
+/// `arsim video DIR OUT.mp4 [--fps F] [--crf N] [--preset P]`: the frames of an output
+/// folder as an H.264 MP4 (Documentation/Watching.md, "Video"). A folder of participant views
+/// (sub-folders with frames) gives one video per view, `OUT-<view>.mp4`.
+enum VideoCommand {
+  static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
+    let args = try Arguments(arguments, valueOptions: ["--fps", "--crf", "--preset"])
+    guard args.positionals.count == 2 else {
+      throw UsageError("video takes DIR and OUT.mp4, got \(args.positionals.count) arguments")
+    }
+    let fps = try args.number("--fps", expected: "a rate from 0.001 to 1000") {
+      $0 >= 0.001 && $0 <= 1000
+    }
+    let settings = try Self.settings(args)
+    let folder = try RunFolder.load(args.positionals[0])
+    let outputPath = args.positionals[1]
+    var jobs: [(RunFolder, String)] = []
+    if !folder.frames.isEmpty { jobs.append((folder, outputPath)) }
+    for view in folder.views {
+      jobs.append((try RunFolder.load(folder.path + "/" + view), viewVideoPath(outputPath, view)))
+    }
+    guard !jobs.isEmpty else {
+      throw InputError(.missingInput, InputLocation(file: folder.path), "no frame_NNNNN.png files")
+    }
+    for (source, path) in jobs {
+      let rate = fps ?? source.framesPerSecond ?? folder.framesPerSecond
+      guard let rate, let frameRate = VideoFrameRate(framesPerSecond: rate) else {
+        throw UsageError("\(source.path) has no run.json with an fps; give --fps")
+      }
+      var chosen = settings
+      chosen.frameRate = frameRate
+      let code = encode(source, to: path, settings: chosen, output: output)
+      guard code == .ok else { return code }
+    }
+    return .ok
+  }
+
+  /// `OUT-<view>.mp4` beside `OUT.mp4` (`OUT` keeps any other extension: `OUT.mov-<view>.mp4`).
+  static func viewVideoPath(_ output: String, _ view: String) -> String {
+    let stem = output.hasSuffix(".mp4") ? String(output.dropLast(4)) : output
+    return stem + "-" + view + ".mp4"
+  }
+
+  static func settings(_ args: Arguments) throws -> VideoEncoderSettings {
+    var settings = VideoEncoderSettings(frameRate: VideoFrameRate(numerator: 30, denominator: 1))
+    if let crf = try args.integer("--crf", in: 0...51) { settings.constantRateFactor = crf }
+    if let preset = args.value("--preset") {
+      let presets = [
+        "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
+        "veryslow",
+      ]
+      guard presets.contains(preset) else {
+        throw UsageError("--preset '\(preset)': expected one of \(presets.joined(separator: ", "))")
+      }
+      settings.preset = preset
+    }
+    return settings
+  }
+
+  /// Encodes every frame file of `folder` in frame order; prints one line, or the error.
+  static func encode(
+    _ folder: RunFolder, to path: String, settings: VideoEncoderSettings, output: CommandOutput
+  ) -> ExitCode {
+    let frames = folder.frames
+    if let first = frames.first, let last = frames.last, last - first + 1 != frames.count {
+      output.printError(
+        "arsim video: note: \(folder.path) lacks \(last - first + 1 - frames.count) of frames "
+          + "\(first)…\(last); the video shows the files there are, one after another")
+    }
+    do {
+      let encoder = try VideoEncoder(
+        outputPath: path, settings: settings, environment: ProcessInfo.processInfo.environment)
+      for frame in frames {
+        let image = try Image(contentsOfPNG: folder.path + "/" + RunFolder.frameName(frame))
+        try encoder.append(image)
+      }
+      try encoder.finish()
+    } catch let error as VideoEncoderError {
+      output.printError("arsim video: error: \(error.description)")
+      if case .ffmpegNotFound = error { return .unavailable }
+      return .cannotCreate
+    } catch let error as any LocatedError {
+      output.printError("arsim video: error: \(error.description)")
+      return ExitCode(error.kind)
+    } catch {
+      output.printError("arsim video: error: \(error)")
+      return .internalError
+    }
+    output.printError(
+      "arsim video: \(frames.count) frames → \(path) (H.264 yuv420p, "
+        + "\(settings.frameRate) frames/s, BT.709 limited range)")
+    return .ok
+  }
+}

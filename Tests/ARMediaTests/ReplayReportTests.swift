@@ -1,0 +1,142 @@
+import ARRender
+@testable import ARReport
+import Foundation
+import Testing
+
+@Suite struct ReplayReportTests {
+  /// Event lines of `folder`'s events.jsonl counted by name, read here independently.
+  static func eventCounts(_ folder: String) throws -> [String: Int] {
+    let text = try String(contentsOfFile: folder + "/events.jsonl", encoding: .utf8)
+    var counts: [String: Int] = [:]
+    for line in text.split(separator: "\n") {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      counts[object?["event"] as? String ?? "?", default: 0] += 1
+    }
+    return counts
+  }
+
+  static func occurrences(_ needle: String, in text: String) -> Int {
+    text.components(separatedBy: needle).count - 1
+  }
+
+  @Test("a bundled scene's report has its lanes, markers, stroke roots and frame links")
+  func bundledScene() throws {
+    let folder = try RenderedRun.folder.get()
+    let summary = try ReplayReport().write(directory: folder)
+    let html = try String(contentsOfFile: summary.path, encoding: .utf8)
+    let counts = try Self.eventCounts(folder)
+    #expect(counts["touch-start"] == 5 && counts["undo"] == 1)
+    #expect(html.contains("touch-start (\(counts["touch-start"] ?? -1))"))
+    #expect(html.contains("undo (\(counts["undo"] ?? -1))"))
+    #expect(html.contains("dropped points (\(counts["dropped-point"] ?? -1))"))
+    let total = counts.values.reduce(0, +)
+    #expect(Self.occurrences("<circle class=\"event\"", in: html) == total)
+    // Five stroke roots on the map; the undone one (stroke 4) faded.
+    #expect(Self.occurrences("class=\"item stroke-root", in: html) == 5)
+    #expect(Self.occurrences("class=\"item stroke-root gone\"", in: html) == 1)
+    #expect(html.contains("<polyline class=\"camera-path\""))
+    // 301 frames: 60 thumbnails evenly sampled, first and last included, each a link that
+    // names an existing frame file.
+    #expect(summary.thumbnails == 60)
+    #expect(html.contains("href=\"frame_00000.png\"") && html.contains("href=\"frame_00300.png\""))
+    let links = html.components(separatedBy: "href=\"frame_").dropFirst().map {
+      "frame_" + $0.prefix(while: { $0 != "\"" })
+    }
+    #expect(!links.isEmpty)
+    for link in Set(links) { #expect(FileManager.default.fileExists(atPath: folder + "/" + link)) }
+    // Timings copied from run.json.
+    #expect(html.contains("<td>render</td>"))
+    // One inline script block besides the error hook, nothing fetched from elsewhere.
+    #expect(!html.contains("http://") && !html.contains("https://"))
+  }
+
+  @Test("text from the files is escaped: no markup from a scene name, event or folder gets in")
+  func escaping() throws {
+    let folder = try MediaTestSupport.temporaryFolder("report-xss")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'&"
+    let run: [String: Any] = [
+      "scene": hostile, "fps": 30, "frameCount": 2, "warnings": [hostile],
+      "timing": ["totalSeconds": 1.0, "renderSeconds": 0.5],
+    ]
+    try JSONSerialization.data(withJSONObject: run).write(
+      to: URL(fileURLWithPath: folder + "/run.json"))
+    let event: [String: Any] = ["t": 0.5, "frame": 1, "event": hostile, "message": hostile]
+    let line = String(decoding: try JSONSerialization.data(withJSONObject: event), as: UTF8.self)
+    try (line + "\n{not json\n").write(
+      toFile: folder + "/events.jsonl", atomically: true, encoding: .utf8)
+    let trace =
+      "{\"frame\":0,\"t\":0,\"worldFromCamera\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1],"
+      + "\"models\":[{\"id\":\"\(hostile.replacingOccurrences(of: "\"", with: "\\\""))\","
+      + "\"translation\":[1,0,1]}]}\n"
+    try trace.write(toFile: folder + "/trace.jsonl", atomically: true, encoding: .utf8)
+    try Image(width: 4, height: 4).writePNG(to: folder + "/frame_00000.png")
+    let summary = try ReplayReport().write(directory: folder)
+    let html = try String(contentsOfFile: summary.path, encoding: .utf8)
+    #expect(!html.contains("<script>alert"))
+    #expect(!html.contains("<img src=x"))
+    #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+    #expect(Self.occurrences("<script>", in: html) == 2)  // the error hook and the page script
+    // The bad line is noted, not fatal; the model is on the map.
+    #expect(html.contains("events.jsonl: 1 line not JSON objects, skipped (first: line 2)"))
+    #expect(Self.occurrences("class=\"item model", in: html) == 1)
+  }
+
+  /// 10 000 frames of 640×480 noise (hard links to one file: only sampled frames are read),
+  /// 4 000 events, a 10 000-line trace: the worst case for thumbnail size.
+  @Test("a 10 000-frame run gives a page under 3 MB with sampled thumbnails")
+  func largeRun() throws {
+    let folder = try MediaTestSupport.temporaryFolder("report-large")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    var noise = Image(width: 640, height: 480)
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    for i in 0..<noise.pixels.count where i % 4 != 3 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      noise.pixels[i] = UInt8(truncatingIfNeeded: state >> 56)
+    }
+    try noise.writePNG(to: folder + "/frame_00000.png")
+    for frame in 1..<10_000 {
+      #expect(link(folder + "/frame_00000.png", folder + "/" + RunFolder.frameName(frame)) == 0)
+    }
+    let names = [
+      "touch-start", "undo", "color", "dropped-point", "warning", "client-new-measurement",
+    ]
+    var events = ""
+    for i in 0..<4000 {
+      events +=
+        "{\"t\":\(Double(i) * 0.0833),\"frame\":\(i * 10 / 4),\"event\":\"\(names[i % names.count])\",\"message\":\"m\(i)\"}\n"
+    }
+    try events.write(toFile: folder + "/events.jsonl", atomically: true, encoding: .utf8)
+    var trace = ""
+    for frame in 0..<10_000 {
+      let angle = Double(frame) / 1000
+      trace +=
+        "{\"frame\":\(frame),\"t\":\(Double(frame) / 30),\"worldFromCamera\":[1,0,0,0,0,1,0,0,0,0,1,0,"
+        + "\(cos(angle)),1.5,\(sin(angle)),1],\"remoteAssist\":{\"roots\":[{\"stroke\":\(frame / 500),"
+        + "\"worldTransform\":[1,0,0,0,0,1,0,0,0,0,1,0,\(cos(angle) * 0.5),1,\(sin(angle) * 0.5),1]}]}}\n"
+    }
+    try trace.write(toFile: folder + "/trace.jsonl", atomically: true, encoding: .utf8)
+    let run =
+      "{\"scene\":\"large\",\"fps\":30,\"frameCount\":10000,\"timing\":{\"totalSeconds\":300}}"
+    try run.write(toFile: folder + "/run.json", atomically: true, encoding: .utf8)
+
+    let summary = try ReplayReport().write(directory: folder)
+    print("report: 10 000 frames → \(summary.bytes) bytes, \(summary.thumbnails) thumbnails")
+    #expect(summary.bytes < 3_000_000)
+    #expect(summary.events == 4000)
+    #expect((10...60).contains(summary.thumbnails))
+    let html = try String(contentsOfFile: summary.path, encoding: .utf8)
+    #expect(html.contains("The first 2000 of 4000 events"))
+    #expect(html.contains("href=\"frame_00000.png\"") && html.contains("href=\"frame_09999.png\""))
+    #expect(Self.occurrences("class=\"item stroke-root", in: html) == 20)
+  }
+
+  @Test("progressive order visits every index once, ends first")
+  func progressive() {
+    for count in [0, 1, 2, 3, 7, 60] {
+      let order = ReportThumbnails.progressiveOrder(count)
+      #expect(order.sorted() == Array(0..<count))
+      if count > 2 { #expect(Array(order.prefix(3)) == [0, count - 1, (count - 1) / 2]) }
+    }
+  }
+}
