@@ -111,6 +111,11 @@ let package = Package(
     .target(
       name: "ARReplay", dependencies: ["ARSession", "ARFormats", "ARRender"],
       swiftSettings: cxxInterop),
+    // Live streaming and live strokes over loopback sockets (seed 004): above the frame loop.
+    .target(
+      name: "ARLive",
+      dependencies: ["ARReplay", "ARSession", "ARFormats", "ARSupport", "ARRemoteAssist"],
+      swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
     // Shards of a render and their merge (Documentation/Scaling.md): file I/O and JSON only.
     .target(name: "ARBatch", dependencies: ["ARSupport"], swiftSettings: cxxInterop),
@@ -133,7 +138,7 @@ let package = Package(
       name: "ARSimCLI",
       dependencies: [
         "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch", "ARRemoteAssistView",
-        "ARCollaboration", "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay",
+        "ARCollaboration", "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARLive",
       ],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
@@ -163,6 +168,10 @@ let package = Package(
       name: "CustomSessionTests",
       dependencies: ["ARSimCLI", "ARReplay", "ARSession", "ARRender", "ARScene", "ARMath"],
       swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARLiveTests",
+      dependencies: ["ARLive", "ARSimCLI", "ARFormats", "ARSupport", "ARRender"],
+      exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
       swiftSettings: cxxInterop),

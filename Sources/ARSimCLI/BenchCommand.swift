@@ -11,6 +11,9 @@ import Foundation
 /// frames/s, the load check, threads, the rasterizer build and peak memory.
 enum BenchCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
+    if arguments.first == "live" {
+      return try LiveBenchCommand.run(Array(arguments.dropFirst()), output: output)
+    }
     let args = try Arguments(
       arguments,
       valueOptions: [

@@ -18,6 +18,17 @@ public struct FrameTiming: Sendable {
   public var encode: Duration
   /// Temporary files, events and trace lines, renames; zero when frames are not written.
   public var write: Duration
+
+  /// Creates a timing (a sink's own, e.g. a stream's conversion and send times).
+  public init(
+    frame: Int, sceneUpdate: Duration, render: Duration, encode: Duration, write: Duration
+  ) {
+    self.frame = frame
+    self.sceneUpdate = sceneUpdate
+    self.render = render
+    self.encode = encode
+    self.write = write
+  }
 }
 
 /// Encodes frames on worker threads while the scene thread renders the next ones, and commits

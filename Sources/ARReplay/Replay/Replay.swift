@@ -40,6 +40,9 @@ public struct ReplayOptions: Sendable {
   /// Draws the sessions' on-screen text over each frame after rasterizing, before any sink
   /// (the HUD). Default none: frames are the rasterizer's bytes.
   public var overlay: (any FrameOverlay)?
+  /// Extra top-level run.json fields asked for once the sinks have finished (a live stream's
+  /// counts), after all others. Default none.
+  public var finalRunFields: (@Sendable () -> [(String, JSONValue)])?
 
   /// Creates options.
   public init(
@@ -336,6 +339,9 @@ public struct Replay {
     if case .object(var pairs) = json, let timing = pairs.firstIndex(where: { $0.0 == "timing" }) {
       pairs.insert(contentsOf: options.runFields, at: timing)
       json = .object(pairs)
+    }
+    if case .object(let fields) = json, let extra = options.finalRunFields?() {
+      json = .object(fields + extra)
     }
     try folder.writeAtomically(Array((json.text + "\n").utf8), name: "run.json")
   }
