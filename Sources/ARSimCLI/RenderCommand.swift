@@ -18,6 +18,9 @@ enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
     -> ExitCode
   {
+    if arguments.contains(where: { $0 == "--strokes-port" || $0.hasPrefix("--strokes-port=") }) {
+      return try StreamCommand.runRender(arguments, output: output, registry: registry)
+    }
     let args = try Arguments(
       arguments,
       valueOptions: ["--out", "--frames", "--shard", "--threads", "--participant", "--video"],
