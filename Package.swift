@@ -64,6 +64,11 @@ let package = Package(
     .target(name: "CPNG", dependencies: ["CPNGSystem"], path: "Sources/CPNG"),
     .target(name: "CPUFeatures", path: "Sources/CPUFeatures"),
     .systemLibrary(
+      name: "CISAL", path: "Sources/CISAL", pkgConfig: "libisal",
+      providers: [.apt(["libisal-dev"])]),
+    .target(
+      name: "CPNGWriter", dependencies: ["CISAL", "CPUFeatures"], path: "Sources/CPNGWriter"),
+    .systemLibrary(
       name: "CGLM", path: "Sources/CGLM", providers: [.apt(["libglm-dev"])]),
     .systemLibrary(
       name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
@@ -81,7 +86,9 @@ let package = Package(
       name: "ARRasterizer", dependencies: ["ARRenderCore"], swiftSettings: cxxInterop),
     .target(
       name: "ARRender",
-      dependencies: ["ARSupport", "ARRenderCore", "ARRasterizer", "CPNG", "CPUFeatures"]
+      dependencies: [
+        "ARSupport", "ARRenderCore", "ARRasterizer", "CPNG", "CPNGWriter", "CPUFeatures",
+      ]
         + vectorRasterizers.map { .target(name: $0.name) },
       swiftSettings: cxxInterop),
     // Input formats (camera tracks, stroke logs, Quick, Draw!, YUV4MPEG2, located JSON): no
@@ -111,6 +118,11 @@ let package = Package(
     .target(
       name: "ARReplay", dependencies: ["ARSession", "ARFormats", "ARRender"],
       swiftSettings: cxxInterop),
+    // Live streaming and live strokes over loopback sockets (seed 004): above the frame loop.
+    .target(
+      name: "ARLive",
+      dependencies: ["ARReplay", "ARSession", "ARFormats", "ARSupport", "ARRemoteAssist"],
+      swiftSettings: cxxInterop),
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
     // Shards of a render and their merge (Documentation/Scaling.md): file I/O and JSON only.
     .target(name: "ARBatch", dependencies: ["ARSupport"], swiftSettings: cxxInterop),
@@ -133,7 +145,7 @@ let package = Package(
       name: "ARSimCLI",
       dependencies: [
         "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch", "ARRemoteAssistView",
-        "ARCollaboration", "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay",
+        "ARCollaboration", "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARLive",
       ],
       swiftSettings: cxxInterop),
     .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
@@ -149,7 +161,8 @@ let package = Package(
       ],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer"], exclude: ["__Fixtures__"],
+      name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer", "CPNGWriter"],
+      exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARReplayTests",
@@ -163,6 +176,10 @@ let package = Package(
       name: "CustomSessionTests",
       dependencies: ["ARSimCLI", "ARReplay", "ARSession", "ARRender", "ARScene", "ARMath"],
       swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARLiveTests",
+      dependencies: ["ARLive", "ARSimCLI", "ARFormats", "ARSupport", "ARRender"],
+      exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
       swiftSettings: cxxInterop),

@@ -21,6 +21,8 @@ struct LineConcatenation {
   private var fd: Int32
   /// Lines written.
   private(set) var lines = 0
+  /// Lines that named a frame.
+  private(set) var framedLines = 0
   /// How many lines carry each `"event":` name (events files).
   private(set) var eventNames: [String: Int] = [:]
 
@@ -97,6 +99,7 @@ struct LineConcatenation {
             }
             previous = frame
             if everyFrameOnce != nil { traced.append(frame) }
+            framedLines += 1
           }
           if let name = Self.string(after: "\"event\":", in: head) {
             eventNames[name, default: 0] += 1
@@ -137,7 +140,8 @@ struct LineConcatenation {
     try FileIO.commit(temporary, to: destination, named: target)
   }
 
-  private mutating func abandon() {
+  /// Removes the temporary file without publishing it.
+  mutating func abandon() {
     if fd >= 0 { close(fd) }
     fd = -1
     unlink(temporary)

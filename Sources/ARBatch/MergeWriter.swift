@@ -84,9 +84,10 @@ struct MergeWriter {
       let folder = view.isEmpty ? run.directory : run.directory + "/" + view
       let files = try Self.entries(of: folder).files
       let frames = Set(run.framesWritten)
-      // Every frame of the shard has its image at the top level.
-      if view.isEmpty {
-        let present = Set(files.filter { $0.hasPrefix("frame_") }.compactMap(Self.frameNumber))
+      // Every frame of the shard has its image at the top level (unless the frames are the
+      // views', `views[].framesWritten`), and in each view folder that holds frames.
+      let present = Set(files.filter { $0.hasPrefix("frame_") }.compactMap(Self.frameNumber))
+      if (view.isEmpty && run.run["framesWritten"] != nil) || !present.isEmpty {
         let absent = frames.subtracting(present)
         if !absent.isEmpty {
           throw InputError(
@@ -118,13 +119,81 @@ struct MergeWriter {
           folder + "/" + name, frames: run.expectedFrames,
           everyFrameOnce: name == "trace.jsonl" ? run.framesWritten : nil)
       }
-      try concatenation.commit()
-      counts[name] = concatenation.lines
-      if name == "events.jsonl" { eventNames[view] = concatenation.eventNames }
+      let perFrame =
+        ["trace.jsonl", "events.jsonl"].contains(name) || concatenation.framedLines > 0
+      if perFrame {
+        try concatenation.commit()
+        counts[name] = concatenation.lines
+        if name == "events.jsonl" { eventNames[view] = concatenation.eventNames }
+      } else {
+        // No line names a frame: a log of the whole run up to the shard's last frame (a
+        // collaborative scene's messages.jsonl). Each shard's is a prefix of the next one's,
+        // and the last shard's is the full run's.
+        concatenation.abandon()
+        let paths = shards.map {
+          (view.isEmpty ? $0.directory : $0.directory + "/" + view) + "/" + name
+        }
+        for (shorter, longer) in zip(paths, paths.dropFirst()) {
+          guard try Self.isPrefix(shorter, of: longer) else {
+            throw InputError(
+              .badData, InputLocation(file: longer),
+              "its lines name no frame, so it is read as a log of the run up to the shard's last "
+                + "frame, but it does not begin with \(shorter) (the previous shard's): the "
+                + "shards' logs disagree")
+          }
+        }
+        var last = try LineConcatenation(target: target + "/" + name)
+        try last.append(paths[paths.count - 1], frames: nil, everyFrameOnce: nil)
+        try last.commit()
+        counts[name] = last.lines
+      }
     }
     lineCounts[view] = counts
     if !view.isEmpty { try writeRunFile(view: view, shards: shards, summary: nil) }
     return counts
+  }
+
+  /// Whether the bytes of file `a` are the first bytes of file `b`.
+  /// - Throws: `InputError` `.missingInput` when one cannot be read.
+  static func isPrefix(_ a: String, of b: String) throws -> Bool {
+    let x = open(a, O_RDONLY)
+    guard x >= 0 else {
+      throw InputError(.missingInput, InputLocation(file: a), String(cString: strerror(errno)))
+    }
+    defer { close(x) }
+    let y = open(b, O_RDONLY)
+    guard y >= 0 else {
+      throw InputError(.missingInput, InputLocation(file: b), String(cString: strerror(errno)))
+    }
+    defer { close(y) }
+    var first = [UInt8](repeating: 0, count: 1 << 20)
+    var second = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let n = try readFully(x, &first, a)
+      if n == 0 { return true }
+      let m = try readFully(y, &second, b)
+      guard m >= n, first[0..<n] == second[0..<n] else { return false }
+      if n < first.count { return true }  // `a` ended
+    }
+  }
+
+  /// Reads until `buffer` is full or the file ends; returns the bytes read.
+  private static func readFully(_ fd: Int32, _ buffer: inout [UInt8], _ path: String) throws
+    -> Int
+  {
+    var total = 0
+    while total < buffer.count {
+      let n = buffer.withUnsafeMutableBytes { raw in
+        read(fd, raw.baseAddress.map { $0 + total }, raw.count - total)
+      }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw InputError(.badData, InputLocation(file: path), String(cString: strerror(errno)))
+      }
+      if n == 0 { break }
+      total += n
+    }
+    return total
   }
 
   /// Hard-links (or copies) `source` to `path` through a temporary name and a rename.
@@ -176,6 +245,22 @@ struct MergeWriter {
       merged = merged.setting("threads", .integer(threads))
     }
     if merged["shard"] != nil { merged = merged.setting("shard", .null) }
+    // A scene with several views: per view, its frames and its events.jsonl's lines; the AR
+    // ticks run are the last shard's (ticks up to the last frame, as in a full run).
+    if let ticks = runs[runs.count - 1]["ticks"] { merged = merged.setting("ticks", ticks) }
+    if case .array(let views) = merged["views"] {
+      merged = merged.setting(
+        "views",
+        .array(
+          views.map { entry in
+            guard let name = entry["name"]?.stringValue else { return entry }
+            var out = entry.setting("framesWritten", .array(frames.map { .integer($0) }))
+            if let events = lineCounts[name]?["events.jsonl"] {
+              out = out.setting("events", .integer(events))
+            }
+            return out
+          }))
+    }
     if merged["timing"] != nil {
       merged = merged.setting("timing", Self.summedTiming(runs, frames: frames.count))
     }

@@ -13,7 +13,9 @@ import ARSupport
 /// per-frame files (`NAME_NNNNN.EXT` of the shard's frames) are hard-linked, or copied when
 /// linking is impossible or `copying` is set, never symbolically linked; every `*.jsonl` file
 /// (`trace.jsonl`, `events.jsonl`, `messages.jsonl`, …) is the shards' files concatenated in
-/// shard order, which is frame order, each line checked to name a frame of its own shard; and
+/// shard order, which is frame order, each line checked to name a frame of its own shard (a
+/// file whose lines name no frame is a log of the run so far: each shard's must begin the
+/// next one's, and the last shard's is kept); and
 /// `run.json` comes last with recomputed counts. Every file is written under a temporary name
 /// and renamed, and `OUT/run.json` is removed first, so an interrupted merge leaves no
 /// `run.json`. Hidden entries (the output lock `.arsim-lock`), temporary files and other files

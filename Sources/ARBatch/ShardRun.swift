@@ -56,7 +56,14 @@ struct ShardRun {
       throw InputError(.badData, field("frameCount"), "missing or not a positive integer")
     }
     frameCount = count
-    guard case .array(let written) = run["framesWritten"],
+    // A scene with several views lists the frames per view (`views[].framesWritten`).
+    let listed =
+      run["framesWritten"]
+      ?? run["views"].flatMap { views -> JSONValue? in
+        guard case .array(let all) = views else { return nil }
+        return all.first?["framesWritten"]
+      }
+    guard case .array(let written) = listed,
       case let frames = written.compactMap(\.integerValue), frames.count == written.count
     else { throw InputError(.badData, field("framesWritten"), "missing or not integers") }
     framesWritten = frames

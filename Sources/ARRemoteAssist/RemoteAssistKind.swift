@@ -18,6 +18,23 @@ public struct RemoteAssistKind: SessionKind {
     public var pointsPerFrame: JSONInteger?
     /// The helper's screen and the delays (`HelperScreen`).
     public var helper: HelperSection?
+    /// The data stream between helper and broadcaster (`DataStreamSource`); absent = messages
+    /// arrive at `t` + the helper's data latency, nothing lost or limited.
+    public var network: NetworkSection?
+  }
+
+  /// The `remoteAssist.network` section: the app's reliable, ordered data stream.
+  public struct NetworkSection: Decodable, Sendable {
+    /// One-way latency, seconds (default 0).
+    public var latency: Double?
+    /// Extra uniform delay up to this much, seconds (default 0).
+    public var jitter: Double?
+    /// Probability that one transmission is lost, 0…1 (default 0).
+    public var loss: Double?
+    /// Seconds between retransmissions of a lost packet (default 0.1).
+    public var retransmissionInterval: Double?
+    /// Seed of the delay and loss draws (default 0).
+    public var seed: JSONInteger?
   }
 
   /// The `remoteAssist.helper` section.
@@ -40,9 +57,16 @@ public struct RemoteAssistKind: SessionKind {
     public var messages: [StrokeMessage]
     /// The receiver's options.
     public var configuration: RemoteAssistSession.Configuration
+    /// The simulated data stream, when the scene has a `network` section.
+    public var network: DataStreamSource.Configuration?
 
     /// Makes a `RemoteAssistSession` fed from the stroke log's messages.
     public func makeSession(_ setup: SessionSetup) throws -> any Session {
+      if let network {
+        return RemoteAssistSession(
+          source: DataStreamSource(messages: messages, configuration: network),
+          configuration: configuration)
+      }
       // A message sent at τ_draw = t arrives at τ_arrive = t + data latency.
       let latency = configuration.helper.dataLatency
       return RemoteAssistSession(
@@ -60,7 +84,8 @@ public struct RemoteAssistKind: SessionKind {
   /// The section's known keys (others become warnings).
   public var schema: [String: Set<String>] {
     [
-      "remoteAssist": ["strokes", "mode", "pointsPerFrame", "helper"],
+      "remoteAssist": ["strokes", "mode", "pointsPerFrame", "helper", "network"],
+      "remoteAssist.network": ["latency", "jitter", "loss", "retransmissionInterval", "seed"],
       "remoteAssist.helper": ["view", "video", "videoLatency", "dataLatency", "pointInterval"],
     ]
   }
@@ -132,6 +157,50 @@ public struct RemoteAssistKind: SessionKind {
     if let helper = section.helper {
       configuration.helper = try Self.helperScreen(helper, in: scene)
     }
-    return Configuration(messages: log.messages, configuration: configuration)
+    var network: DataStreamSource.Configuration?
+    if let networkSection = section.network {
+      guard section.helper?.dataLatency == nil else {
+        throw scene.error(
+          "remoteAssist.helper.dataLatency",
+          "give the stream's delay as remoteAssist.network.latency when a network is set")
+      }
+      network = try Self.dataStream(networkSection, in: scene)
+    }
+    return Configuration(messages: log.messages, configuration: configuration, network: network)
+  }
+
+  /// Checks `remoteAssist.network`.
+  /// - Throws: `InputError` for `latency`, `jitter` (0…60 s), `loss` (0…1),
+  ///   `retransmissionInterval` (0 < s ≤ 5) and `seed` (≥ 0).
+  static func dataStream(_ section: NetworkSection, in scene: SceneSection) throws
+    -> DataStreamSource.Configuration
+  {
+    var stream = DataStreamSource.Configuration()
+    for (value, field) in [(section.latency, "latency"), (section.jitter, "jitter")] {
+      if let value, !(value >= 0 && value <= maximumLatency) {
+        throw scene.error("remoteAssist.network.\(field)", "must be 0…60 seconds")
+      }
+    }
+    stream.latency = section.latency ?? 0
+    stream.jitter = section.jitter ?? 0
+    if let loss = section.loss {
+      guard loss >= 0, loss <= 1 else {
+        throw scene.error("remoteAssist.network.loss", "must be a probability 0…1")
+      }
+      stream.loss = loss
+    }
+    if let interval = section.retransmissionInterval {
+      guard interval > 0, interval <= stream.giveUpAfter else {
+        throw scene.error(
+          "remoteAssist.network.retransmissionInterval", "must be more than 0 and at most 5 seconds"
+        )
+      }
+      stream.retransmissionInterval = interval
+    }
+    if let seed = section.seed?.value {
+      guard seed >= 0 else { throw scene.error("remoteAssist.network.seed", "must be ≥ 0") }
+      stream.seed = UInt64(seed)
+    }
+    return stream
   }
 }

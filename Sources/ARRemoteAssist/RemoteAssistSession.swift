@@ -69,6 +69,9 @@ public final class RemoteAssistSession: Session {
   var sheetCentres: [Int: Vector3] = [:]
   private var strokeCount = 0
   var sphereCount = 0
+  /// The delivery index (0 = the first message the source delivered) of each point that became
+  /// a sphere during the latest `update`, in placement order (live latency measurement).
+  public private(set) var placedMessageIndices: [Int] = []
   private var recentDeliveries: [Int64] = []
 
   /// Creates a session replaying `messages` (in file order, each due at its `t`).
@@ -97,7 +100,13 @@ public final class RemoteAssistSession: Session {
 
   /// Delivers the messages due by this tick (t ≤ τ, integer µs), then turns up to `pointsPerFrame` queued points into spheres.
   public func update(_ context: inout TickContext) {
+    placedMessageIndices.removeAll(keepingCapacity: true)
     // Compared in integer microseconds so τ = k/60 and a log's decimal times agree exactly.
+    if let stream = messages as? DataStreamSource {
+      for notice in stream.notices(dueBy: context.microseconds) {
+        context.emit(notice.name, notice.fields)
+      }
+    }
     while let message = messages.nextMessage(dueBy: context.microseconds) {
       deliver(message, index: nextMessage, context: &context)
       nextMessage += 1
@@ -338,6 +347,7 @@ public final class RemoteAssistSession: Session {
     sphere.strokeIndex = root.strokeIndex
     sphere.strokePoint = StrokePointOrigin(messageLine: item.line, pointIndex: item.pointIndex)
     sphereCount += 1
+    placedMessageIndices.append(item.message)
     root.addChildNode(sphere)
     return sphere
   }

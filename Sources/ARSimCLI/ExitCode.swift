@@ -15,12 +15,19 @@ public enum ExitCode: Int32, Sendable {
   case badData = 65
   /// A missing or unreadable input file (EX_NOINPUT).
   case missingInput = 66
-  /// A tool or file ARSim needs is not installed, e.g. ffmpeg (EX_UNAVAILABLE).
+  /// A tool or file ARSim needs is not installed (ffmpeg), or a live peer is absent, too slow or
+  /// went away (EX_UNAVAILABLE).
   case unavailable = 69
   /// An internal error (EX_SOFTWARE).
   case internalError = 70
+  /// A system call failed (EX_OSERR).
+  case systemError = 71
   /// An output file could not be created (EX_CANTCREAT).
   case cannotCreate = 73
+  /// A live peer broke the handshake or the wire format (EX_PROTOCOL).
+  case protocolError = 76
+  /// Stopped by SIGINT or SIGTERM after a clean shutdown (128 + SIGINT).
+  case interrupted = 130
 
   /// The exit code for an input error's kind.
   public init(_ kind: InputErrorKind) {

@@ -18,6 +18,9 @@ enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
     -> ExitCode
   {
+    if arguments.contains(where: { $0 == "--strokes-port" || $0.hasPrefix("--strokes-port=") }) {
+      return try StreamCommand.runRender(arguments, output: output, registry: registry)
+    }
     let args = try Arguments(
       arguments,
       valueOptions: ["--out", "--frames", "--shard", "--threads", "--participant", "--video"],
@@ -40,6 +43,11 @@ enum RenderCommand {
     if args.has("--helper-view") {
       guard scene.sessions.contains(where: { $0.key == "remoteAssist" }) else {
         throw UsageError("--helper-view needs a scene with a remoteAssist section")
+      }
+      // A shard would start without the frames its first helper frames show, and `arsim merge`
+      // does not join helper/ folders.
+      guard args.value("--shard") == nil else {
+        throw UsageError("--helper-view cannot be combined with --shard")
       }
       options.frameSinks = { setup in try HelperViewSink(setup).map { [$0] } ?? [] }
     }

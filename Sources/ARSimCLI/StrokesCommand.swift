@@ -14,8 +14,11 @@ enum StrokesCommand {
   static let maximumViewPoints = 100_000.0
 
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
+    if arguments.first == "send" {
+      return try StrokesSendCommand.run(Array(arguments.dropFirst()), output: output)
+    }
     guard arguments.first == "from-quickdraw" else {
-      throw UsageError("expected 'from-quickdraw' (see arsim help)")
+      throw UsageError("expected 'from-quickdraw' or 'send' (see arsim help)")
     }
     let args = try Arguments(
       Array(arguments.dropFirst()),

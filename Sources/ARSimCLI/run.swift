@@ -16,6 +16,9 @@ let usage = """
                             collaborative scene: one folder per participant); --hud draws
                             the apps' on-screen text, --video also encodes the frames
                             (ffmpeg), --report writes report.html.
+    render SCENE.json --strokes-port Q [--host H] [--as-fast-as-possible] [--out DIR]
+           [--frames A..B] [--threads N]
+                            Render at wall-clock pace, taking stroke messages on a loopback port.
     merge OUT SHARD_DIR... [--copy]
                             Join the folders of render --shard runs into one (Scaling.md).
     video DIR OUT.mp4 [--fps F] [--crf N] [--preset P]
@@ -30,6 +33,15 @@ let usage = """
     strokes from-quickdraw FILE.ndjson --drawing N [--view WxH] [--scale S] [--start T]
                            [--speed F] [--out LOG.jsonl]
                             Turn a Quick, Draw! drawing into a stroke log (JSON Lines).
+    stream SCENE.json --port P --tx-token T --rx-token R [--host H] [--out DIR]
+           [--frames A..B] [--threads N] [--pixel-format i420|bgra] [--as-fast-as-possible]
+           [--strokes-port Q] [--connect-timeout S] [--handshake-timeout S] [--send-timeout S]
+                            Stream the frames live to a receiver (the screen-share handshake).
+    strokes send LOG.jsonl --port Q [--host H] [--speed F] [--connect-timeout S]
+                            Play a stroke log into a live session's strokes port.
+    receive --port P --peer-token T --my-token R --out DIR [--no-png] [--host H]
+            [--accept-timeout S] [--handshake-timeout S] [--idle-timeout S]
+                            Accept one live stream (the app side) and write its frames.
     compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
             [--diff OUT] [--exact]
                             Compare two PNG files or two folders of PNGs.
@@ -37,12 +49,17 @@ let usage = """
           [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE]
           [--out DIR]
                             Run the rendering benchmarks (Documentation/Performance.md).
+    bench live [--size WxH] [--fps F] [--seconds S] [--as-fast-as-possible] [--threads N]
+               [--out DIR]
+                            Stream B1's load to an in-process receiver (Documentation/Live.md).
 
   arsim --version prints the version; arsim help prints this text, arsim COMMAND --help a
   command's lines of it.
 
-  Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input, 69 a needed
-  tool missing (ffmpeg), 70 internal, 73 cannot create output.
+  Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input,
+  69 unavailable (a needed tool missing: ffmpeg; a live peer refused, timed out or went away),
+  70 internal, 71 system error, 73 cannot create output, 76 live protocol error,
+  130 interrupted.
   """
 
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
@@ -90,6 +107,8 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
     case "strokes": code = try StrokesCommand.run(rest, output: output)
     case "compare": code = try CompareCommand.run(rest, output: output)
     case "bench": code = try BenchCommand.run(rest, output: output)
+    case "receive": code = try ReceiveCommand.run(rest, output: output)
+    case "stream": code = try StreamCommand.run(rest, output: output, registry: registry)
     case "merge": code = try MergeCommand.run(rest, output: output)
     case "video": code = try VideoCommand.run(rest, output: output)
     case "report": code = try ReportCommand.run(rest, output: output)

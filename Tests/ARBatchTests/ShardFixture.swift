@@ -46,13 +46,14 @@ struct ShardFixture {
   }
 
   /// Renders shard `index`/`count` of `frames` into `root/NAME`.
-  func renderShard(_ index: Int, of count: Int, frames: String? = nil, name: String? = nil)
-    throws -> String
-  {
+  func renderShard(
+    _ index: Int, of count: Int, frames: String? = nil, name: String? = nil,
+    options: [String] = []
+  ) throws -> String {
     let out = root + "/" + (name ?? "shard-\(index)")
     let result = arsim(
       ["render", scene, "--shard", "\(index)/\(count)", "--out", out, "--threads", "1"]
-        + (frames.map { ["--frames", $0] } ?? []))
+        + (frames.map { ["--frames", $0] } ?? []) + options)
     guard result.code == 0 else { throw FixtureError(result.standardError) }
     return out
   }

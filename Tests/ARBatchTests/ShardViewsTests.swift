@@ -80,9 +80,104 @@ struct ShardViewsTests {
       result.standardError.contains(
         "messages.jsonl:8: field 'frame': frame 3 is not one of this shard's frames 24..30"),
       "\(result.standardError)")
+    try FileManager.default.removeItem(atPath: shards[3] + "/messages.jsonl")
+    try Data().write(to: URL(fileURLWithPath: shards[3] + "/messages.jsonl"))
+    try FileManager.default.removeItem(atPath: shards[1] + "/alice/frame_00012.png")
+    result = fixture.arsim(["merge", fixture.root + "/m3"] + shards)
+    #expect(result.code == 66)
+    #expect(
+      result.standardError.contains(
+        "alice: shard 2/4: run.json lists frames whose frame_NNNNN.png files are missing: 12"),
+      "\(result.standardError)")
     try FileManager.default.removeItem(atPath: shards[0] + "/alice")
     result = fixture.arsim(["merge", fixture.root + "/m2"] + shards)
     #expect(result.code == 66)
     #expect(result.standardError.contains("has no view folder 'alice'"), "\(result.standardError)")
+  }
+}
+
+/// A collaborative scene's `messages.jsonl` holds every message of the run up to the last
+/// frame's tick, with no frame numbers: each shard's is a prefix of the next shard's, and the
+/// merged one is the last shard's (the full run's).
+@Suite("arsim merge: logs of the whole run (no frame per line)")
+struct ShardRunLogTests {
+  let fixture: ShardFixture
+
+  init() throws { fixture = try ShardFixture() }
+
+  /// Message lines sent at τ = k / 10 s, k = 0…n − 1.
+  static func log(_ n: Int) -> String {
+    (0..<n).map { "{\"sequence\":\($0),\"t\":\(Double($0) / 10),\"from\":\"alice\"}\n" }.joined()
+  }
+
+  @Test("the last shard's log is kept when each is a prefix of the next; otherwise refused (65)")
+  func prefixes() throws {
+    defer { fixture.remove() }
+    // Shards end at frames 7, 15, 23, 30 (τ 0.23, 0.5, 0.77, 1.0 s): 3, 6, 8 and 11 messages.
+    let counts = [3, 6, 8, 11]
+    var shards: [String] = []
+    for (i, n) in counts.enumerated() {
+      let shard = try fixture.renderShard(i + 1, of: 4)
+      try Data(Self.log(n).utf8).write(to: URL(fileURLWithPath: shard + "/messages.jsonl"))
+      shards.append(shard)
+    }
+    let merged = fixture.root + "/merged"
+    let result = fixture.arsim(["merge", merged] + shards)
+    #expect(result.code == 0, "\(result.standardError)")
+    #expect(try String(contentsOfFile: merged + "/messages.jsonl", encoding: .utf8) == Self.log(11))
+    // Shard 3's log loses a line in the middle: it no longer begins with shard 2's.
+    let lines = Self.log(8).split(separator: "\n")
+    let broken = (lines.prefix(4) + lines.dropFirst(5)).joined(separator: "\n") + "\n"
+    try Data(broken.utf8).write(to: URL(fileURLWithPath: shards[2] + "/messages.jsonl"))
+    let refused = fixture.arsim(["merge", fixture.root + "/m2"] + shards)
+    #expect(refused.code == 65)
+    #expect(refused.standardError.contains("does not begin with"), "\(refused.standardError)")
+    #expect(refused.standardError.contains("shard-3/messages.jsonl: its lines name no frame"))
+  }
+}
+
+/// The bundled collaborative scene (three participants' views in `DIR/A/`, `DIR/B/`, `DIR/C/`,
+/// `DIR/messages.jsonl`, a top-level run.json listing the views) as 3 shards of frames 0..2 (one frame each).
+@Suite("arsim merge: the bundled collaborative scene")
+struct ShardCollaborationTests {
+  @Test("3 shards of collab-three merge to the single run: every view, messages.jsonl, run.json")
+  func collaboration() throws {
+    let fixture = try ShardFixture()
+    defer { fixture.remove() }
+    let scene = ShardFixture.repository + "/Scenes/collab-three.json"
+    let single = fixture.root + "/full"
+    let full = fixture.arsim(["render", scene, "--frames", "0..2", "--out", single])
+    #expect(full.code == 0, "\(full.standardError)")
+    var shards: [String] = []
+    for i in 1...3 {
+      let out = fixture.root + "/shard-\(i)"
+      let result = fixture.arsim(
+        ["render", scene, "--frames", "0..2", "--shard", "\(i)/3", "--out", out])
+      #expect(result.code == 0, "\(result.standardError)")
+      shards.append(out)
+    }
+    let merged = fixture.root + "/merged"
+    let result = fixture.arsim(["merge", merged] + shards)
+    #expect(result.code == 0, "\(result.standardError)")
+    #expect(result.standardError.contains("views A, B, C"))
+    #expect(try fixture.names(merged) == fixture.names(single))
+    for view in ["A", "B", "C"] {
+      let names = try fixture.names(single + "/" + view)
+      #expect(names.filter { $0.hasPrefix("frame_") }.count == 3)
+      #expect(try fixture.names(merged + "/" + view) == names)
+      for name in names where name != "run.json" {
+        #expect(
+          try fixture.bytes(merged + "/\(view)/" + name)
+            == fixture.bytes(single + "/\(view)/" + name),
+          "\(view)/\(name)")
+      }
+      #expect(try fixture.runFile(merged + "/" + view) == fixture.runFile(single + "/" + view))
+    }
+    let messages = try fixture.bytes(single + "/messages.jsonl")
+    #expect(!messages.isEmpty)
+    // (Within these first frames every shard's log is the same; ShardRunLogTests covers logs
+    // that grow from shard to shard.)
+    #expect(try fixture.bytes(merged + "/messages.jsonl") == messages)
+    #expect(try fixture.runFile(merged) == fixture.runFile(single))
   }
 }

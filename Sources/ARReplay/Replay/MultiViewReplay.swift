@@ -74,7 +74,7 @@ public struct MultiViewReplay {
   }
 
   private func writeRunJSON(_ summary: Summary, options: ReplayOptions, ticks: Int) throws {
-    let json = JSONValue.object([
+    var json = JSONValue.object([
       ("scene", .string(scene.name)),
       ("sceneFile", .string(scene.sceneFilePath)),
       ("arsimVersion", .string(Replay.version)),
@@ -96,6 +96,11 @@ public struct MultiViewReplay {
       ("warnings", .array(scene.warnings.map { .string($0) })),
       ("timing", .object([("totalSeconds", .number(summary.totalSeconds))])),
     ])
+    // The command line's fields (scene hash, shard), before the timing as in a view's run.json.
+    if case .object(var pairs) = json, let timing = pairs.firstIndex(where: { $0.0 == "timing" }) {
+      pairs.insert(contentsOf: options.runFields, at: timing)
+      json = .object(pairs)
+    }
     try FileIO.writeAtomically(
       Array((json.text + "\n").utf8), to: options.outputDirectory + "/run.json")
   }

@@ -37,6 +37,9 @@ public struct ReplayOptions: Sendable {
   /// Draws the sessions' on-screen text over each frame after rasterizing, before any sink
   /// (the HUD). Default none: frames are the rasterizer's bytes.
   public var overlay: (any FrameOverlay)?
+  /// Extra top-level run.json fields asked for once the sinks have finished (a live stream's
+  /// counts), after all others. Default none.
+  public var finalRunFields: (@Sendable () -> [(String, JSONValue)])?
 
   /// Creates options.
   public init(
@@ -198,13 +201,15 @@ public struct Replay {
               elapsedSeconds: Self.seconds(clock.now - runStart)))
           continue
         }
+        let traceStart = clock.now
         let traceText = TraceLine.make(
           frame: frame, t: t, camera: camera, world: state.world,
           sessionFields: state.sessions.flatMap { $0.traceFields() })
         let eventText = frameEvents.map { $0.json(frame: frame).text + "\n" }.joined()
-        let output = OutputFrame(
+        var output = OutputFrame(
           frame: frame, t: t, rendered: rendered, traceLine: traceText, eventLines: eventText,
           sceneUpdate: sceneUpdate, render: render)
+        output.traceLineTime = clock.now - traceStart
         for sink in sinks { try sink.submit(output) }
       }
     } catch {
@@ -306,6 +311,9 @@ public struct Replay {
     if case .object(var pairs) = json, let timing = pairs.firstIndex(where: { $0.0 == "timing" }) {
       pairs.insert(contentsOf: options.runFields, at: timing)
       json = .object(pairs)
+    }
+    if case .object(let fields) = json, let extra = options.finalRunFields?() {
+      json = .object(fields + extra)
     }
     try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: directory + "/run.json")
   }

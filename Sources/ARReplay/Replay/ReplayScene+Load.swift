@@ -82,25 +82,44 @@ struct SceneResolver {
         "'\(name)' must be 1–100 letters, digits, '-', '_' or '.', and not '.' or '..' "
           + "(it names the output folder Output/<name>)")
     }
-    // Track.
-    guard let trackSpec = file.track else { throw error("track", "missing (required)") }
-    var options = TrackReadOptions()
-    options.format = try choice(trackSpec.format, TrackFormat.self, field: "track.format")
-    options.cameraAxes = try choice(
-      trackSpec.cameraAxes, CameraAxes.self, field: "track.cameraAxes")
-    options.worldUp = try choice(trackSpec.worldUp, WorldUp.self, field: "track.worldUp")
-    options.timesPath = trackSpec.times.map(resolvePath)
-    options.sensorPath = trackSpec.sensor.map(resolvePath)
-    let trackPath = resolvePath(trackSpec.path)
-    let track = try reading(trackPath, field: "track.path") {
-      try reading(options.timesPath ?? "", field: "track.times") {
-        try reading(options.sensorPath ?? "", field: "track.sensor") {
-          try CameraTrack.read(path: trackPath, options: options)
+    // Track: the scene's, or, for a scene whose sessions supply several views (a collaborative
+    // scene's participants) and no top-level track, the first view's. Such sessions are then
+    // configured here, before the rest of the common part.
+    var sessions: [SceneSession] = []
+    let track: CameraTrack
+    var inputPaths: [String]
+    let clamp: Bool
+    var defaultStart = 0.0
+    if let trackSpec = file.track {
+      var options = TrackReadOptions()
+      options.format = try choice(trackSpec.format, TrackFormat.self, field: "track.format")
+      options.cameraAxes = try choice(
+        trackSpec.cameraAxes, CameraAxes.self, field: "track.cameraAxes")
+      options.worldUp = try choice(trackSpec.worldUp, WorldUp.self, field: "track.worldUp")
+      options.timesPath = trackSpec.times.map(resolvePath)
+      options.sensorPath = trackSpec.sensor.map(resolvePath)
+      let trackPath = resolvePath(trackSpec.path)
+      track = try reading(trackPath, field: "track.path") {
+        try reading(options.timesPath ?? "", field: "track.times") {
+          try reading(options.sensorPath ?? "", field: "track.sensor") {
+            try CameraTrack.read(path: trackPath, options: options)
+          }
         }
       }
+      warnings += track.warnings
+      inputPaths = [path, trackPath] + [options.timesPath, options.sensorPath].compactMap { $0 }
+      clamp = trackSpec.clamp ?? false
+    } else {
+      inputPaths = [path]
+      sessions = try configure(sections, warnings: &warnings, inputPaths: &inputPaths)
+      guard
+        let view = sessions.lazy.compactMap({ $0.configuration as? any MultiViewConfiguration })
+          .first?.views.first
+      else { throw error("track", "missing (required)") }
+      track = view.track
+      clamp = view.clampTrack
+      defaultStart = view.start
     }
-    warnings += track.warnings
-    var inputPaths = [path, trackPath] + [options.timesPath, options.sensorPath].compactMap { $0 }
     guard let first = track.poses.first, let last = track.poses.last else {
       throw error("track.path", "the track has no poses")
     }
@@ -149,9 +168,8 @@ struct SceneResolver {
     guard fps.isFinite, fps > 0, fps <= arRate else {
       throw error("output.fps", "must be in (0, arFrameRate = \(arRate)] frames/s")
     }
-    let start = file.start ?? 0
+    let start = file.start ?? defaultStart
     guard start.isFinite, start >= 0 else { throw error("start", "must be ≥ 0 seconds") }
-    let clamp = trackSpec.clamp ?? false
     let frameCount: Int
     switch (file.duration, file.frames?.value) {
     case (.some, .some):
@@ -213,13 +231,8 @@ struct SceneResolver {
     }
     if let y = file.estimatedFloorY, !y.isFinite { throw error("estimatedFloorY", "not finite") }
 
-    var sessions: [SceneSession] = []
-    for section in sections {
-      var context = SceneSection(sceneFilePath: path)
-      let configuration = try section.configure(in: &context)
-      warnings += context.warnings
-      inputPaths += context.inputPaths
-      sessions.append(SceneSession(key: section.key, configuration: configuration))
+    if file.track != nil {
+      sessions = try configure(sections, warnings: &warnings, inputPaths: &inputPaths)
     }
     if case .images(let images) = background { inputPaths += images }
 
@@ -232,6 +245,21 @@ struct SceneResolver {
       lights: file.lights ?? [], nodes: file.nodes ?? [], planes: planes, pointCloud: cloud,
       estimatedFloorY: file.estimatedFloorY, sessions: sessions, warnings: warnings,
       inputPaths: inputPaths)
+  }
+
+  /// Each present kind's section checked and configured, in registration order.
+  func configure(
+    _ sections: [DecodedSection], warnings: inout [String], inputPaths: inout [String]
+  ) throws -> [SceneSession] {
+    var sessions: [SceneSession] = []
+    for section in sections {
+      var context = SceneSection(sceneFilePath: path)
+      let configuration = try section.configure(in: &context)
+      warnings += context.warnings
+      inputPaths += context.inputPaths
+      sessions.append(SceneSession(key: section.key, configuration: configuration))
+    }
+    return sessions
   }
 
   /// Parses a named choice (`"portrait"`, `"faithful"`); nil stays nil.

@@ -180,4 +180,23 @@ import Testing
     #expect(faithful > 20, "faithful \(faithful) px")
     #expect(surface < 2, "surface \(surface) px")
   }
+
+  @Test(
+    "network: losses delay the circle (in bursts) but every sphere lands where surface mode puts it"
+  )
+  func networkDelaysButDoesNotMove() throws {
+    let (network, _) = try replayTrace("tum-desk-circle-network")
+    let (surface, _) = try replayTrace("tum-desk-circle-surface")
+    func final(_ spheres: [TracedSphere]) -> [String: Vector3] {
+      Dictionary(
+        uniqueKeysWithValues: spheres.filter { $0.frame == 150 }.map {
+          ($0.node["name"] as? String ?? "", $0.centre)
+        })
+    }
+    #expect(final(network).count == Self.pointCount)
+    #expect(final(network) == final(surface))
+    // Late: at frame 110 (τ = 3.67 s) the lossy stream has delivered fewer points.
+    let count = { (spheres: [TracedSphere]) in spheres.filter { $0.frame == 110 }.count }
+    #expect(count(network) < count(surface))
+  }
 }

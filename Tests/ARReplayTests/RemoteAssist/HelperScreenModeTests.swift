@@ -11,11 +11,13 @@ import Testing
 /// differ.
 private struct MovingCamera: CameraHistory {
   var intrinsics: CameraIntrinsics
+  /// The pitch at τ = 0 (radians; negative looks down).
+  var pitch = -0.45
 
   func pose(at t: Double) -> RigidTransform {
     RigidTransform(
       rotation: Quaternion(axis: .unitY, angleRadians: 0.25 * t)
-        * Quaternion(axis: .unitX, angleRadians: -0.45 - 0.1 * t),
+        * Quaternion(axis: .unitX, angleRadians: pitch - 0.1 * t),
       translation: Vector3(0.15 * t, 1.4 - 0.05 * t, -0.1 * t))
   }
 
@@ -40,7 +42,7 @@ private struct Rig {
 
   init(
     _ messages: [StrokeMessage], mode: RemoteAssistMode, helper: HelperScreen,
-    intrinsics: CameraIntrinsics, pointsPerFrame: Int = 3
+    intrinsics: CameraIntrinsics, pointsPerFrame: Int = 3, pitch: Double = -0.45
   ) {
     var configuration = RemoteAssistSession.Configuration(
       mode: mode, pointsPerFrame: pointsPerFrame)
@@ -49,7 +51,7 @@ private struct Rig {
     session = RemoteAssistSession(
       source: MessageList(messages) { Int64((($0.t + latency) * 1e6).rounded()) },
       configuration: configuration)
-    cameras = MovingCamera(intrinsics: intrinsics)
+    cameras = MovingCamera(intrinsics: intrinsics, pitch: pitch)
     world.addChildNode(pointOfView)
   }
 
@@ -192,17 +194,31 @@ private let landscape = CameraIntrinsics.defaultCapture.output(
       extent: Vector3(3, 0, 3))
   }
 
+  /// A 20 × 20 m desk: a camera looking 63° down sees it with every grid ray.
+  private var wideDesk: PlaneAnchor {
+    var wide = desk
+    wide.extent = Vector3(20, 0, 20)
+    return wide
+  }
+
   @Test(
-    "surface: centres on the touched pixels' rays, at the radius from the desk in every later tick; world-anchored when the desk moves and vanishes"
-  )
-  func surfaceGrid() throws {
-    let helper = HelperScreen(width: 844, height: 390, videoLatency: 0.15, dataLatency: 0.08)
-    // The lower half of a landscape helper view: every point sees the desk.
-    let points = grid(helper).filter { $0.y > 0 }
+    "surface: centres on the touched pixels' rays, at the radius from the desk in every later tick; world-anchored when the desk moves and vanishes",
+    arguments: [
+      (
+        "portrait video, portrait helper", portrait,
+        HelperScreen(videoLatency: 0.15, dataLatency: 0.08)
+      ),
+      (
+        "landscape video, landscape helper", landscape,
+        HelperScreen(width: 844, height: 390, videoLatency: 0.15, dataLatency: 0.08)
+      ),
+    ])
+  func surfaceGrid(_ name: String, _ intrinsics: CameraIntrinsics, _ helper: HelperScreen) throws {
+    let points = grid(helper)
     let messages = gridMessages(points)
-    var rig = Rig(messages, mode: .surface, helper: helper, intrinsics: landscape)
-    rig.planes = [desk]
-    let plane = desk
+    var rig = Rig(messages, mode: .surface, helper: helper, intrinsics: intrinsics, pitch: -1.1)
+    let plane = wideDesk
+    rig.planes = [plane]
     var checkedTicks = 0
     try rig.run(120) { rig in
       for sphere in rig.spheres {
@@ -221,16 +237,17 @@ private let landscape = CameraIntrinsics.defaultCapture.output(
       #expect(origin.hitType == .existingPlaneUsingGeometry)
       #expect(abs(sphere.worldTransform.upperLeft3x3.columns.0.length - 1) < 1e-12)
       let point = points[(origin.messageLine - 2) * 10 + origin.pointIndex]
-      let pixel = touched(point, helper: helper, width: 640, height: 480)
+      let pixel = touched(
+        point, helper: helper, width: intrinsics.width, height: intrinsics.height)
       let n = min(10, points.count - (origin.messageLine - 2) * 10)
       let drawn = messages[origin.messageLine - 1].t - Double(n - 1 - origin.pointIndex) / 60
       let seen = try rig.cameras.viewportCamera(at: drawn - 0.15)
       let projected = try #require(seen.project(world: sphere.worldTransform.translation))
-      #expect(abs(projected.u - pixel.u) < 1e-6 && abs(projected.v - pixel.v) < 1e-6)
+      #expect(abs(projected.u - pixel.u) < 1e-6 && abs(projected.v - pixel.v) < 1e-6, "\(name)")
     }
     // The desk is re-estimated 5 cm higher, then removed: the spheres stay where they were.
     let before = spheres.map(\.worldTransform)
-    var raised = desk
+    var raised = plane
     raised.worldFromAnchor.translation.y += 0.05
     rig.planes = [raised]
     try rig.run(30)

@@ -9,21 +9,23 @@ import Testing
 
 /// The scene file's `remoteAssist.helper` section: checks, defaults and the data latency.
 @Suite struct HelperSectionTests {
-  private func scene(_ helper: String, mode: String = "surface") -> String {
+  private func scene(_ helper: String, mode: String = "surface", network: String? = nil) -> String {
     """
     {"name": "helper", "track": {"path": "track.json"}, "output": {"width": 64, "height": 48, "fps": 10},
      "duration": 1.0,
-     "remoteAssist": {"strokes": "strokes.jsonl", "mode": "\(mode)", "helper": \(helper)}}
+     "remoteAssist": {"strokes": "strokes.jsonl", "mode": "\(mode)", "helper": \(helper)\(network.map { ", \"network\": \($0)" } ?? "")}}
     """
   }
 
-  private func load(_ helper: String, mode: String = "surface") throws -> (
-    ReplayFixture, ReplayScene
-  ) {
+  private func load(_ helper: String, mode: String = "surface", network: String? = nil) throws
+    -> (
+      ReplayFixture, ReplayScene
+    )
+  {
     let fixture = try ReplayFixture()
     try fixture.writeTrack("track.json", [(0, .identity), (5, .identity)])
     try fixture.write("strokes.jsonl", "{\"t\":0.2,\"data\":\"touch-start\"}\n")
-    try fixture.write("scene.json", scene(helper, mode: mode))
+    try fixture.write("scene.json", scene(helper, mode: mode, network: network))
     do {
       return (
         fixture, try ReplayScene.load(path: fixture.directory + "/scene.json", registry: .builtIn)
@@ -49,6 +51,29 @@ import Testing
     #expect(error?.kind == .badData)
     #expect(error?.location.field == field)
     #expect(error?.location.file.hasSuffix("scene.json") == true)
+  }
+
+  @Test(
+    "bad network values name the field",
+    arguments: [
+      ("{\"loss\": 1.5}", "remoteAssist.network.loss"),
+      ("{\"latency\": -1}", "remoteAssist.network.latency"),
+      ("{\"retransmissionInterval\": 0}", "remoteAssist.network.retransmissionInterval"),
+      ("{\"seed\": -2}", "remoteAssist.network.seed"),
+    ])
+  func badNetwork(_ network: String, _ field: String) throws {
+    let error = #expect(throws: InputError.self) {
+      _ = try self.load("{}", network: network)
+    }
+    #expect(error?.location.field == field)
+  }
+
+  @Test("a network section and the helper's dataLatency together are refused")
+  func networkAndLatency() throws {
+    let error = #expect(throws: InputError.self) {
+      _ = try self.load("{\"dataLatency\": 0.1}", network: "{\"latency\": 0.1}")
+    }
+    #expect(error?.location.field == "remoteAssist.helper.dataLatency")
   }
 
   @Test("an unknown helper key is a warning; the mode names accept screen and surface")

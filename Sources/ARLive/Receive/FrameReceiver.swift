@@ -1,0 +1,169 @@
+import ARRender
+import ARFormats
+import ARReplay
+import ARSupport
+
+/// The app side of a live stream (`arsim receive`): listen on loopback, accept one broadcast
+/// sender, check its token, answer with this side's, then read frames until the sender ends the
+/// stream, writing `received.jsonl` (one line per frame) and, unless disabled, each frame as
+/// `frame_<sequence>.png` (Documentation/Live.md, "Receiver").
+public struct FrameReceiver {
+  /// Options of one receiver run.
+  public struct Options: Sendable {
+    /// The listening address (port 0: the system picks one; `listening` reports it).
+    public var endpoint: LoopbackEndpoint
+    /// The handshake.
+    public var acceptor: BroadcastAcceptor
+    /// Output folder (created; never deleted).
+    public var outputDirectory: String
+    /// Write each frame as PNG (false: only check and count).
+    public var writesPNG: Bool = true
+    /// Longest wait for the next frame's bytes once connected.
+    public var idleTimeout: Duration = .seconds(10)
+    /// Raised → the receiver stops, keeping what it wrote.
+    public var stop: StopSignal = .interrupt
+
+    /// Creates options.
+    public init(endpoint: LoopbackEndpoint, acceptor: BroadcastAcceptor, outputDirectory: String) {
+      self.endpoint = endpoint
+      self.acceptor = acceptor
+      self.outputDirectory = outputDirectory
+    }
+  }
+
+  /// What a run received.
+  public struct Summary: Sendable {
+    /// Frames received whole.
+    public var frames = 0
+    /// Sequence gaps: (first missing sequence, count missing).
+    public var gaps: [(first: UInt64, count: UInt64)] = []
+    /// Frames whose sequence was not above the previous one.
+    public var outOfOrder = 0
+    /// Header and payload bytes received.
+    public var bytes = 0
+    /// Seconds from the handshake's end to the last frame.
+    public var seconds = 0.0
+    /// nil when the sender ended the stream cleanly between frames; else why it ended.
+    public var failure: LiveError?
+    /// Frames missing in the gaps.
+    public var missing: UInt64 { gaps.reduce(0) { $0 + $1.count } }
+  }
+
+  /// The options.
+  public let options: Options
+
+  /// Creates a receiver.
+  public init(options: Options) { self.options = options }
+
+  /// Listens, accepts, runs the handshake and reads the stream.
+  /// - Parameter listening: called once the port is bound (with the actual port), before any
+  ///   wait.
+  /// - Returns: the summary; a stream that broke (sender closed mid-frame, reset, bad header,
+  ///   idle timeout, Ctrl-C) still returns, with `failure` set, after writing `receive.json`.
+  /// - Throws: `LiveError` for failures before the stream (port in use, no sender, rejected
+  ///   token); `InputError` `.cannotCreate` for output failures.
+  public func run(listening: (LoopbackEndpoint) -> Void = { _ in }) throws -> Summary {
+    let listener = try TCPListener(endpoint: options.endpoint, stop: options.stop)
+    try FileIO.createDirectory(options.outputDirectory)
+    let log = try AppendFile(options.outputDirectory + "/received.jsonl", truncating: true)
+    listening(listener.endpoint)
+    let connection = try options.acceptor.accept(on: listener)
+    let start = ContinuousClock.now
+    var summary = Summary()
+    var previous: UInt64?
+    while true {
+      let headerBytes: [UInt8]
+      do {
+        headerBytes = try connection.receive(
+          exactly: FrameHeader.length, timeout: options.idleTimeout)
+      } catch {
+        if error.failure == .closed, error.bytesTransferred == 0 { break }  // clean end
+        summary.failure = Self.midFrame(error, sequence: previous.map { $0 + 1 }, part: "header")
+        break
+      }
+      let payload: [UInt8]
+      let header: FrameHeader
+      do {
+        let (parsed, headerLength) = try FrameHeader.parse(headerBytes)
+        header = parsed
+        if headerLength > FrameHeader.length {
+          _ = try connection.receive(
+            exactly: headerLength - FrameHeader.length, timeout: options.idleTimeout)
+        }
+        payload = try connection.receive(
+          exactly: header.payloadLength, timeout: options.idleTimeout)
+      } catch {
+        summary.failure =
+          error.failure == .protocolViolation
+          ? error : Self.midFrame(error, sequence: UInt64?.none, part: "payload")
+        break
+      }
+      let arrival = (ContinuousClock.now - start).seconds
+      var fields: [(String, JSONValue)] = [
+        ("sequence", .integer(Int(clamping: header.sequence))),
+        ("presentationTime", .number(Double(header.presentationMicroseconds) / 1e6)),
+        ("arrivalTime", .number(arrival)),
+        ("bytes", .integer(FrameHeader.length + payload.count)),
+        ("width", .integer(header.width)), ("height", .integer(header.height)),
+        ("pixelFormat", .string(header.pixelFormat.rawValue)),
+      ]
+      if let previous {
+        if header.sequence > previous + 1 {
+          let missing = header.sequence - previous - 1
+          summary.gaps.append((previous + 1, missing))
+          fields.append(("missingBefore", .integer(Int(clamping: missing))))
+        } else if header.sequence <= previous {
+          summary.outOfOrder += 1
+          fields.append(("outOfOrder", .bool(true)))
+        }
+      }
+      if options.writesPNG {
+        let name = "frame_" + String(header.sequence).leftPadded(5) + ".png"
+        let image = WireFrame.image(header: header, payload: payload)
+        try FileIO.writeAtomically(
+          try image.pngData(options: .fast), to: options.outputDirectory + "/" + name)
+        fields.append(("file", .string(name)))
+      }
+      try log.append(JSONValue.object(fields).text + "\n")
+      summary.frames += 1
+      summary.bytes += FrameHeader.length + payload.count
+      summary.seconds = arrival
+      previous = max(previous ?? 0, header.sequence)
+    }
+    try writeSummary(summary)
+    return summary
+  }
+
+  private static func midFrame(_ error: LiveError, sequence: UInt64?, part: String) -> LiveError {
+    guard error.failure == .closed else { return error }
+    let which = sequence.map { "frame \($0)" } ?? "a frame"
+    return LiveError(
+      .closed,
+      "the sender closed the connection in the middle of \(which) (\(part): \(error.detail))")
+  }
+
+  private func writeSummary(_ s: Summary) throws {
+    let json = JSONValue.object([
+      ("frames", .integer(s.frames)),
+      ("missing", .integer(Int(clamping: s.missing))),
+      (
+        "gaps",
+        .array(
+          s.gaps.map {
+            .object([
+              ("first", .integer(Int(clamping: $0.first))),
+              ("count", .integer(Int(clamping: $0.count))),
+            ])
+          })
+      ),
+      ("outOfOrder", .integer(s.outOfOrder)),
+      ("bytes", .integer(s.bytes)),
+      ("seconds", .number(s.seconds)),
+      ("framesPerSecond", .number(s.seconds > 0 ? Double(max(0, s.frames - 1)) / s.seconds : 0)),
+      ("end", .string(s.failure.map { $0.failure.rawValue } ?? "end of stream")),
+      ("detail", s.failure.map { .string($0.detail) } ?? .null),
+    ])
+    try FileIO.writeAtomically(
+      Array((json.text + "\n").utf8), to: options.outputDirectory + "/receive.json")
+  }
+}

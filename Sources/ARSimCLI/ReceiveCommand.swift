@@ -1,0 +1,54 @@
+import ARLive
+
+/// `arsim receive --port P --peer-token T --my-token R --out DIR [--no-png] [--host H]
+/// [--accept-timeout S] [--handshake-timeout S] [--idle-timeout S]`: the app side of a live
+/// stream (Documentation/Live.md).
+enum ReceiveCommand {
+  static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
+    let args = try Arguments(
+      arguments,
+      valueOptions: LiveOptions.valueOptions.union([
+        "--peer-token", "--my-token", "--out", "--accept-timeout",
+      ]), flagOptions: ["--no-png"])
+    guard args.positionals.isEmpty else {
+      throw UsageError("receive takes no positional arguments, got '\(args.positionals[0])'")
+    }
+    guard let endpoint = try LiveOptions.endpoint(args, allowsZero: true) else {
+      throw UsageError("--port P is required")
+    }
+    guard let directory = args.value("--out") else { throw UsageError("--out DIR is required") }
+    let acceptor = BroadcastAcceptor(
+      peerToken: try LiveOptions.token(args, "--peer-token"),
+      myToken: try LiveOptions.token(args, "--my-token"),
+      acceptTimeout: try LiveOptions.timeout(args, "--accept-timeout", default: 30),
+      handshakeTimeout: try LiveOptions.timeout(args, "--handshake-timeout", default: 5))
+    var options = FrameReceiver.Options(
+      endpoint: endpoint, acceptor: acceptor, outputDirectory: directory)
+    options.writesPNG = !args.has("--no-png")
+    options.idleTimeout = try LiveOptions.timeout(args, "--idle-timeout", default: 10)
+    StopSignal.installInterruptHandlers()
+    let summary: FrameReceiver.Summary
+    do {
+      summary = try FrameReceiver(options: options).run { bound in
+        output.printError("arsim receive: listening on \(bound)")
+      }
+    } catch let error as LiveError {
+      output.printError("arsim receive: \(error.description)")
+      return ExitCode(error)
+    }
+    var line =
+      "arsim receive: \(summary.frames) frames, \(summary.missing) missing in "
+      + "\(summary.gaps.count) gaps → \(directory)/received.jsonl"
+    if summary.outOfOrder > 0 { line += ", \(summary.outOfOrder) out of order" }
+    output.printError(line)
+    for gap in summary.gaps.prefix(10) {
+      output.printError(
+        "arsim receive: gap: \(gap.count) frames missing from sequence \(gap.first)")
+    }
+    if let failure = summary.failure {
+      output.printError("arsim receive: stream ended early: \(failure.description)")
+      return ExitCode(failure)
+    }
+    return .ok
+  }
+}

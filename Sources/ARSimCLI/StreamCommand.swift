@@ -1,0 +1,132 @@
+import ARLive
+import ARReplay
+import ARSession
+import ARSupport
+
+/// `arsim stream SCENE --port P --tx-token T --rx-token R …` (the broadcast sender) and
+/// `arsim render SCENE --strokes-port Q …` (files, with live strokes): Documentation/Live.md.
+enum StreamCommand {
+  static let valueOptions: Set<String> = LiveOptions.valueOptions.union([
+    "--out", "--frames", "--threads", "--strokes-port", "--send-timeout", "--pixel-format",
+    "--tx-token", "--rx-token",
+  ])
+
+  /// `arsim stream`.
+  static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
+    -> ExitCode
+  {
+    let args = try Arguments(
+      arguments, valueOptions: valueOptions, flagOptions: ["--as-fast-as-possible"])
+    guard args.positionals.count == 1 else {
+      throw UsageError("stream takes one SCENE.json, got \(args.positionals.count)")
+    }
+    guard let endpoint = try LiveOptions.endpoint(args, allowsZero: false) else {
+      throw UsageError("--port P is required")
+    }
+    let sender = BroadcastSender(
+      endpoint: endpoint, transmissionToken: try LiveOptions.token(args, "--tx-token"),
+      receptionToken: try LiveOptions.token(args, "--rx-token"),
+      connectTimeout: try LiveOptions.timeout(args, "--connect-timeout", default: 5),
+      handshakeTimeout: try LiveOptions.timeout(args, "--handshake-timeout", default: 5))
+    var options = try liveOptions(args, defaultFolderSuffix: "-stream", registry: registry)
+    options.1.sendTimeout = try LiveOptions.timeout(args, "--send-timeout", default: 5)
+    if let format = args.value("--pixel-format") {
+      guard let f = PixelFormat(rawValue: format.uppercased()) else {
+        throw UsageError("--pixel-format '\(format)': expected i420 or bgra")
+      }
+      options.1.pixelFormat = f
+    }
+    return try execute(
+      "stream", scene: options.0, options: options.1, sender: sender, output: output)
+  }
+
+  /// `arsim render --strokes-port Q`.
+  static func runRender(_ arguments: [String], output: CommandOutput, registry: SessionRegistry)
+    throws -> ExitCode
+  {
+    let args = try Arguments(
+      arguments, valueOptions: ["--out", "--frames", "--threads", "--strokes-port", "--host"],
+      flagOptions: ["--as-fast-as-possible"])
+    guard args.positionals.count == 1 else {
+      throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
+    }
+    let (scene, options) = try liveOptions(args, defaultFolderSuffix: "", registry: registry)
+    return try execute("render", scene: scene, options: options, sender: nil, output: output)
+  }
+
+  private static func liveOptions(
+    _ args: Arguments, defaultFolderSuffix: String, registry: SessionRegistry
+  ) throws -> (ReplayScene, LiveRun.Options) {
+    let threads = try args.integer("--threads", in: 0...1024) ?? 0
+    let range = try args.value("--frames").map(RenderCommand.parseRange)
+    let strokes = try LiveOptions.endpoint(
+      args, portOption: "--strokes-port", allowsZero: true, required: false)
+    let scene = try ReplayScene.load(path: args.positionals[0], registry: registry)
+    var options = LiveRun.Options(
+      outputDirectory: args.value("--out") ?? "Output/\(scene.name)\(defaultFolderSuffix)")
+    options.frameRange = range
+    options.threads = threads
+    options.isPaced = !args.has("--as-fast-as-possible")
+    options.strokesEndpoint = strokes
+    return (scene, options)
+  }
+
+  private static func execute(
+    _ command: String, scene: ReplayScene, options: LiveRun.Options, sender: BroadcastSender?,
+    output: CommandOutput
+  ) throws -> ExitCode {
+    for warning in scene.warnings { output.printError("arsim \(command): warning: \(warning)") }
+    StopSignal.installInterruptHandlers()
+    let summary: LiveRun.Summary
+    do {
+      summary = try LiveRun(scene: scene, options: options).run(sender: sender) { strokes in
+        if let strokes {
+          output.printError("arsim \(command): strokes port listening on \(strokes)")
+        }
+        if let sender { output.printError("arsim \(command): connecting to \(sender.endpoint)") }
+      }
+    } catch let error as LiveError {
+      output.printError("arsim \(command): failed: \(error.description)")
+      return ExitCode(error)
+    }
+    var line = "arsim \(command): \(summary.framesOut) frames "
+    if sender != nil {
+      line += "sent, \(summary.dropped.count) dropped"
+      if let median = median(summary.tickToWire) {
+        line +=
+          " (tick to wire: median \(formatted(median, 2)) ms, p99 "
+          + "\(formatted(percentile(summary.tickToWire, 0.99) ?? 0, 2)) ms)"
+      }
+    } else {
+      line += "written"
+    }
+    line += " → \(options.outputDirectory)"
+    output.printError(line)
+    if let path = summary.strokeLogPath {
+      var strokes =
+        "arsim \(command): \(summary.strokesReceived) stroke messages received → \(path)"
+      if let median = median(summary.strokeLatency) {
+        strokes +=
+          "; arrival to first sphere out: median \(formatted(median, 1)) ms, p99 "
+          + "\(formatted(percentile(summary.strokeLatency, 0.99) ?? 0, 1)) ms over "
+          + "\(summary.strokeLatency.count) messages"
+      }
+      output.printError(strokes)
+    }
+    guard let failure = summary.failure else { return .ok }
+    if let live = failure as? LiveError {
+      output.printError("arsim \(command): stopped: \(live.description)")
+      return ExitCode(live)
+    }
+    throw failure
+  }
+
+  static func median(_ values: [Double]) -> Double? { percentile(values, 0.5) }
+
+  /// Nearest-rank percentile.
+  static func percentile(_ values: [Double], _ q: Double) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    return sorted[max(0, min(sorted.count - 1, Int((q * Double(sorted.count)).rounded(.up)) - 1))]
+  }
+}
