@@ -64,6 +64,11 @@ let package = Package(
     .target(name: "CPNG", dependencies: ["CPNGSystem"], path: "Sources/CPNG"),
     .target(name: "CPUFeatures", path: "Sources/CPUFeatures"),
     .systemLibrary(
+      name: "CISAL", path: "Sources/CISAL", pkgConfig: "libisal",
+      providers: [.apt(["libisal-dev"])]),
+    .target(
+      name: "CPNGWriter", dependencies: ["CISAL", "CPUFeatures"], path: "Sources/CPNGWriter"),
+    .systemLibrary(
       name: "CGLM", path: "Sources/CGLM", providers: [.apt(["libglm-dev"])]),
     .systemLibrary(
       name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
@@ -81,7 +86,9 @@ let package = Package(
       name: "ARRasterizer", dependencies: ["ARRenderCore"], swiftSettings: cxxInterop),
     .target(
       name: "ARRender",
-      dependencies: ["ARSupport", "ARRenderCore", "ARRasterizer", "CPNG", "CPUFeatures"]
+      dependencies: [
+        "ARSupport", "ARRenderCore", "ARRasterizer", "CPNG", "CPNGWriter", "CPUFeatures",
+      ]
         + vectorRasterizers.map { .target(name: $0.name) },
       swiftSettings: cxxInterop),
     // Input formats (camera tracks, stroke logs, Quick, Draw!, YUV4MPEG2, located JSON): no
@@ -154,7 +161,8 @@ let package = Package(
       ],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer"], exclude: ["__Fixtures__"],
+      name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer", "CPNGWriter"],
+      exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARReplayTests",

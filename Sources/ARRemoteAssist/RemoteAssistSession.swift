@@ -246,7 +246,7 @@ public final class RemoteAssistSession: Session {
           let drawn = configuration.helper.drawTime(
             sendTime: message.t, pointIndex: pointIndex, pointCount: pieces)
           let seen = seenCamera(
-            drawTime: drawn, warn: !warnedSeen, warned: &warnedSeen, context: &context,
+            drawTime: drawn, warned: &warnedSeen, context: &context,
             source: source)
           guard
             let touched = touchedPixel(

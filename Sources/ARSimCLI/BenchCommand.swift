@@ -87,6 +87,16 @@ enum BenchCommand {
       output.print(
         "  median ms/frame: "
           + r.medianMilliseconds.map { "\($0.0) \(formatted($0.1, 2))" }.joined(separator: ", "))
+      if scene.writesFrames {
+        output.print(
+          "  median ms/frame waits: "
+            + r.medianWaitMilliseconds.map { "\($0.0) \(formatted($0.1, 2))" }.joined(
+              separator: ", "))
+      }
+      output.print(
+        "  CPU: \(formatted(r.cpuSeconds * 1000 / Double(max(r.frames, 1)), 1)) ms/frame, "
+          + "\(formatted(r.cpuSeconds / max(r.totalSeconds, 1e-9), 2)) of \(Renderer.coreCount) "
+          + "cores busy on average")
       output.print(
         "  end to end: \(formatted(r.framesPerSecond, 1)) frames/s "
           + "(\(formatted(r.totalSeconds, 2)) s); threads: render \(r.renderThreads), "

@@ -15,6 +15,11 @@ package struct JSONWriter: TextOutputStream {
   /// Per slot, `slotSize` bytes: the text's length, then its bytes.
   private var rememberedText: [UInt8] = []
   private static let slotCount = 128
+  /// `numbers4`'s slots: the last four bit patterns and their text, per slot.
+  private var runBits: [SIMD4<UInt64>] = []
+  private var runText: [[UInt8]?] = []
+  /// Slots `numbers4` remembers (with `remembersNumbers`).
+  package static let runSlotCount = 8
   /// 1 length byte + at most 24 bytes of text (`-2.2250738585072014e-308`), rounded up.
   private static let slotSize = 32
 
@@ -23,6 +28,8 @@ package struct JSONWriter: TextOutputStream {
   package init(capacity: Int = 0, remembersNumbers: Bool = false) {
     bytes.reserveCapacity(capacity)
     if remembersNumbers {
+      runBits = Array(repeating: SIMD4(repeating: 0), count: Self.runSlotCount)
+      runText = Array(repeating: nil, count: Self.runSlotCount)
       rememberedBits = Array(repeating: 0, count: Self.slotCount)
       rememberedText = Array(repeating: 0, count: Self.slotCount * Self.slotSize)
     }
@@ -100,11 +107,46 @@ package struct JSONWriter: TextOutputStream {
     for i in 0..<count { rememberedText[offset + 1 + i] = bytes[start + i] }
   }
 
+  /// Appends `values` as four comma-separated numbers (`number(_:)` each, no brackets), copying
+  /// the text when slot `slot` (0 ..< `runSlotCount`) last held the same four bit patterns: the
+  /// rotation columns and colour of consecutive stroke spheres in `trace.jsonl` repeat.
+  package mutating func numbers4(_ a: Double, _ b: Double, _ c: Double, _ d: Double, slot: Int) {
+    let bits = SIMD4(a.bitPattern, b.bitPattern, c.bitPattern, d.bitPattern)
+    if slot < runBits.count, runBits[slot] == bits, let text = runText[slot] {
+      bytes.append(contentsOf: text)
+      return
+    }
+    let start = bytes.count
+    number(a)
+    byte(UInt8(ascii: ","))
+    number(b)
+    byte(UInt8(ascii: ","))
+    number(c)
+    byte(UInt8(ascii: ","))
+    number(d)
+    guard slot < runBits.count else { return }
+    runBits[slot] = bits
+    runText[slot] = Array(bytes[start...])
+  }
+
   /// Appends `value` as a quoted JSON string: `"` `\` newline, carriage return and tab as
   /// two-character escapes, other control characters below U+0020 as `\u00xx` (lowercase hex),
   /// everything else (U+007F and non-ASCII included) as its UTF-8 bytes.
   package mutating func string(_ value: String) {
     bytes.append(UInt8(ascii: "\""))
+    // Node names need no escaping: copy their bytes in one go.
+    let copied: Bool? = value.utf8.withContiguousStorageIfAvailable { units in
+      guard
+        !units.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        )
+      else { return false }
+      bytes.append(contentsOf: units)
+      return true
+    }
+    if copied == true {
+      bytes.append(UInt8(ascii: "\""))
+      return
+    }
     for unit in value.utf8 {
       switch unit {
       case UInt8(ascii: "\""): raw("\\\"")

@@ -1,7 +1,8 @@
 extension PNGEncoder {
-  /// The default: UP filter, zlib level 1 (fast; what `arsim render` writes unless told).
+  /// The default: UP filter (SIMD), ISA-L level 1 in ARSim's own PNG container (fast; what
+  /// `arsim render` writes unless told).
   public static let fast = PNGEncoder()
-  /// Smaller files for archiving: libpng's adaptive filter at zlib level 9 (several times
-  /// slower to encode).
-  public static let small = PNGEncoder(compressionLevel: 9, filter: .adaptive)
+  /// Smaller files for archiving: libpng's adaptive filter at zlib level 9 (tens of times
+  /// slower to encode than `fast`; Documentation/Performance.md).
+  public static let small = PNGEncoder(deflater: .zlib, compressionLevel: 9, filter: .adaptive)
 }

@@ -1,14 +1,27 @@
 import CPNG
+import CPNGWriter
 
-/// PNG encoding settings and the encoder itself (libpng through the `CPNG` shim).
+/// PNG encoding settings and the encoder itself: ISA-L's deflate inside a container written by
+/// `CPNGWriter` (the default), or libpng with zlib through the `CPNG` shim.
 ///
-/// The defaults favour speed for rendered frames: the UP filter with zlib level 1. On a
-/// 1920×1440 rendered-like frame (gradient + 300 shaded discs) UP/1 encoded as fast as SUB/1
-/// or NONE/1 and 25 % smaller than SUB/1; level 6 is 10–15 % smaller and about 2.5× slower
-/// (table in Documentation/Goldens.md).
+/// The defaults favour speed for rendered frames: the UP filter with ISA-L (igzip) level 1,
+/// about 7 ms and 845 KB for a 1920×1440 benchmark frame against zlib level 1's 50 ms and
+/// 914 KB (Documentation/Performance.md, "Deflate"). `small` keeps libpng's adaptive filter
+/// with zlib level 9 for archives.
 /// Decoding the output always gives back the input pixels exactly (PNG is lossless), except
-/// that `.rgb8` drops the alpha channel.
+/// that `.rgb8` drops the alpha channel. The file bytes of the ISA-L path depend on the code
+/// path ISA-L picks for the processor (Documentation/Performance.md, "Which bytes are
+/// identical where"); the pixels never do.
 public struct PNGEncoder: Hashable, Sendable {
+  /// The deflate implementation that compresses the filtered rows.
+  public enum Deflater: Hashable, Sendable {
+    /// Intel ISA-L's igzip (Debian `libisal-dev`), levels 0…3, in a PNG container written by
+    /// ARSim (`CPNGWriter`). `strategy` does not apply.
+    case isal
+    /// zlib through libpng, levels 0…9, with `strategy`.
+    case zlib
+  }
+
   /// The pixel layout written into the file.
   public enum PixelFormat: Hashable, Sendable {
     /// RGB 8 bits per channel if every pixel is opaque (alpha 255), else RGBA: lossless and
@@ -50,20 +63,28 @@ public struct PNGEncoder: Hashable, Sendable {
 
   /// The layout written; default `.automatic`.
   public var pixelFormat: PixelFormat
-  /// zlib level 0 (store) … 9 (smallest); default 1.
+  /// The deflater; default `.isal`.
+  public var deflater: Deflater
+  /// Deflate level: zlib 0 (store) … 9 (smallest), ISA-L 0 … 3; default 1.
   public var compressionLevel: Int
   /// The row filter; default `.up`.
   public var filter: Filter
-  /// The zlib strategy; default `.default`.
+  /// The zlib strategy; default `.default` (zlib only).
   public var strategy: Strategy
 
-  /// Creates settings. Precondition: `compressionLevel` in 0…9 (trap).
+  /// Creates settings. Precondition: `compressionLevel` in 0…9 for zlib, 0…3 for ISA-L (trap).
+  /// With ISA-L, `.adaptive` picks per row the filter with the smallest sum of absolute signed
+  /// bytes (the PNG specification's heuristic), not libpng's weighting.
   public init(
-    pixelFormat: PixelFormat = .automatic, compressionLevel: Int = 1, filter: Filter = .up,
-    strategy: Strategy = .default
+    pixelFormat: PixelFormat = .automatic, deflater: Deflater = .isal, compressionLevel: Int = 1,
+    filter: Filter = .up, strategy: Strategy = .default
   ) {
-    precondition((0...9).contains(compressionLevel), "zlib level must be in 0…9")
+    switch deflater {
+    case .zlib: precondition((0...9).contains(compressionLevel), "zlib level must be in 0…9")
+    case .isal: precondition((0...3).contains(compressionLevel), "ISA-L level must be in 0…3")
+    }
     self.pixelFormat = pixelFormat
+    self.deflater = deflater
     self.compressionLevel = compressionLevel
     self.filter = filter
     self.strategy = strategy
@@ -81,9 +102,8 @@ public struct PNGEncoder: Hashable, Sendable {
     case .automatic: format = image.isOpaque ? ARSIM_PNG_RGBX8 : ARSIM_PNG_RGBA8
     }
     return try image.pixels.withUnsafeBytes { buffer in
-      try Self.encode(
-        buffer.baseAddress, width: image.width, height: image.height, format: format,
-        level: compressionLevel, filter: filter, strategy: strategy, file: file)
+      try encode(
+        buffer.baseAddress, width: image.width, height: image.height, format: format, file: file)
     }
   }
 
@@ -91,21 +111,61 @@ public struct PNGEncoder: Hashable, Sendable {
   /// - Throws: `PNGError.encodingFailed` for an empty map or a libpng failure.
   public func encode(_ depth: DepthImage, file: String = "<memory>") throws -> [UInt8] {
     try depth.millimetres.withUnsafeBytes { buffer in
-      try Self.encode(
+      try encode(
         buffer.baseAddress, width: depth.width, height: depth.height, format: ARSIM_PNG_GRAY16,
-        level: compressionLevel, filter: filter, strategy: strategy, file: file)
+        file: file)
     }
   }
 
-  private static func encode(
-    _ pixels: UnsafeRawPointer?, width: Int, height: Int, format: arsim_png_format, level: Int,
-    filter: Filter, strategy: Strategy, file: String
+  private func encode(
+    _ pixels: UnsafeRawPointer?, width: Int, height: Int, format: arsim_png_format, file: String
   ) throws -> [UInt8] {
-    guard let pixels, width > 0, height > 0, width <= Int(UInt32.max), height <= Int(UInt32.max)
+    guard let pixels, width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max)
     else {
       throw PNGError.encodingFailed(
         InputLocation(file: file), message: "cannot encode a \(width)×\(height) image")
     }
+    switch deflater {
+    case .isal:
+      return try encodeISAL(pixels, width: width, height: height, format: format, file: file)
+    case .zlib:
+      return try encodeZlib(pixels, width: width, height: height, format: format, file: file)
+    }
+  }
+
+  private func encodeISAL(
+    _ pixels: UnsafeRawPointer, width: Int, height: Int, format: arsim_png_format, file: String
+  ) throws -> [UInt8] {
+    let cFilter: arsim_pngw_filter
+    switch filter {
+    case .none: cFilter = ARSIM_PNGW_FILTER_NONE
+    case .sub: cFilter = ARSIM_PNGW_FILTER_SUB
+    case .up: cFilter = ARSIM_PNGW_FILTER_UP
+    case .paeth: cFilter = ARSIM_PNGW_FILTER_PAETH
+    case .adaptive: cFilter = ARSIM_PNGW_FILTER_ADAPTIVE
+    }
+    var out: UnsafePointer<UInt8>? = nil
+    var length = 0
+    var buffers: UnsafeMutableRawPointer? = nil
+    var message = [CChar](repeating: 0, count: 256)
+    let status = message.withUnsafeMutableBufferPointer { error in
+      arsim_pngw_encode(
+        pixels, UInt32(width), UInt32(height), arsim_pngw_format(format.rawValue),
+        Int32(compressionLevel), cFilter, &out, &length, &buffers, error.baseAddress,
+        error.count)
+    }
+    // The bytes live in the encoder's pooled buffers until released: copied below.
+    defer { arsim_pngw_release(buffers) }
+    guard status == 0, let out else {
+      throw PNGError.encodingFailed(InputLocation(file: file), message: decodeCString(message))
+    }
+    return Array(UnsafeBufferPointer(start: out, count: length))
+  }
+
+  private func encodeZlib(
+    _ pixels: UnsafeRawPointer, width: Int, height: Int, format: arsim_png_format, file: String
+  ) throws -> [UInt8] {
+    let level = compressionLevel
     let cFilter: arsim_png_filter
     switch filter {
     case .none: cFilter = ARSIM_PNG_FILTER_NONE

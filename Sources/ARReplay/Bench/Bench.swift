@@ -35,8 +35,16 @@ public struct BenchResult: Sendable {
   public var scene: BenchScene
   /// Frames rendered.
   public var frames: Int
-  /// Median milliseconds per frame of each stage: sceneUpdate, render, encode, write.
+  /// Median milliseconds per frame of each stage: sceneUpdate, render, traceLine (scene
+  /// thread), encode, write (encoder threads).
   public var medianMilliseconds: [(String, Double)]
+  /// Median milliseconds per frame of the pipeline's waits: submitWait (scene thread blocked,
+  /// every encoder slot taken), encodeQueueWait (handed over → encoding starts), commitWait
+  /// (encoded → its turn to commit).
+  public var medianWaitMilliseconds: [(String, Double)]
+  /// CPU seconds (user + system, all threads) the run used; divided by `totalSeconds`: the
+  /// cores kept busy on average.
+  public var cpuSeconds: Double
   /// Wall-clock seconds of the whole run (after loading), and frames per second.
   public var totalSeconds: Double
   /// End-to-end frames per second.
@@ -79,7 +87,9 @@ public enum Bench {
     options.instructionSet = settings.instructionSet
     options.writesFrames = scene.writesFrames
     options.extraSessions = { @Sendable in [holder.session] }
+    let cpuBefore = processCPUSeconds()
     let summary = try Replay(scene: replayScene).run(options)
+    let cpuSeconds = processCPUSeconds() - cpuBefore
 
     let timings = summary.frameTimings
     func median(_ values: [Duration]) -> Double {
@@ -91,8 +101,14 @@ public enum Bench {
     let medians = [
       ("sceneUpdate", median(timings.map(\.sceneUpdate))),
       ("render", median(timings.map(\.render))),
+      ("traceLine", median(timings.map(\.traceLine))),
       ("encode", median(timings.map(\.encode))),
       ("write", median(timings.map(\.write))),
+    ]
+    let waits = [
+      ("submitWait", median(timings.map(\.submitWait))),
+      ("encodeQueueWait", median(timings.map(\.encodeQueueWait))),
+      ("commitWait", median(timings.map(\.commitWait))),
     ]
 
     // Load statistics from the camera of each output frame.
@@ -129,7 +145,7 @@ public enum Bench {
     }
     return BenchResult(
       scene: scene, frames: timings.count, medianMilliseconds: medians,
-      totalSeconds: summary.totalSeconds,
+      medianWaitMilliseconds: waits, cpuSeconds: cpuSeconds, totalSeconds: summary.totalSeconds,
       framesPerSecond: Double(timings.count) / max(summary.totalSeconds, 1e-9),
       renderThreads: summary.renderThreads, encoderThreads: summary.encoderThreads,
       instructionSet: summary.instructionSet,
@@ -141,6 +157,14 @@ public enum Bench {
       meanPNGBytes: summary.framesWritten.isEmpty
         ? 0 : Double(pngBytes) / Double(summary.framesWritten.count),
       peakResidentBytes: peakResidentBytes())
+  }
+
+  /// User + system CPU seconds of the whole process so far (`getrusage`).
+  static func processCPUSeconds() -> Double {
+    var usage = rusage()
+    guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
   }
 
   /// VmHWM from /proc/self/status (Linux), bytes; 0 when unavailable.

@@ -19,6 +19,8 @@ public struct OutputFrame: Sendable {
   public var sceneUpdate: Duration
   /// Scene-thread time spent rendering it.
   public var render: Duration
+  /// Scene-thread time spent building its trace and events lines.
+  public var traceLineTime: Duration = .zero
 
   /// Creates an output frame.
   public init(

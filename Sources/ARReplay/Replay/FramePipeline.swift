@@ -18,16 +18,32 @@ public struct FrameTiming: Sendable {
   public var encode: Duration
   /// Temporary files, events and trace lines, renames; zero when frames are not written.
   public var write: Duration
+  /// Building the frame's trace and events lines, on the scene thread
+  /// (`OutputFrame.traceLineTime`).
+  public var traceLine: Duration = .zero
+  /// Scene thread blocked in `FramePipeline.submit` because every encoder slot was taken.
+  public var submitWait: Duration = .zero
+  /// From the hand-over to the start of encoding (waiting for a Dispatch worker thread).
+  public var encodeQueueWait: Duration = .zero
+  /// From the end of encoding to the start of the commit (waiting for earlier frames).
+  public var commitWait: Duration = .zero
 
-  /// Creates a timing (a sink's own, e.g. a stream's conversion and send times).
+  /// Creates a timing (a sink's own, e.g. a stream's conversion and send times); the pipeline's
+  /// waits default to zero.
   public init(
-    frame: Int, sceneUpdate: Duration, render: Duration, encode: Duration, write: Duration
+    frame: Int, sceneUpdate: Duration, render: Duration, encode: Duration, write: Duration,
+    traceLine: Duration = .zero, submitWait: Duration = .zero, encodeQueueWait: Duration = .zero,
+    commitWait: Duration = .zero
   ) {
     self.frame = frame
     self.sceneUpdate = sceneUpdate
     self.render = render
     self.encode = encode
     self.write = write
+    self.traceLine = traceLine
+    self.submitWait = submitWait
+    self.encodeQueueWait = encodeQueueWait
+    self.commitWait = commitWait
   }
 }
 
@@ -50,7 +66,13 @@ final class FramePipeline: FrameSink, @unchecked Sendable {
   private var inFlight = 0
   private var submitted = 0
   private var committed = 0
-  private var done: [Int: (OutputFrame, Result<EncodedFrame, any Error>, Duration)] = [:]
+  /// A thread is committing frames (outside the lock); others leave theirs in `done`.
+  private var committing = false
+  /// Encoded frames waiting for their commit: the frame, the PNG bytes, the timing so far and
+  /// when encoding ended.
+  private var done:
+    [Int: (OutputFrame, Result<EncodedFrame, any Error>, FrameTiming, ContinuousClock.Instant)] =
+      [:]
   private var failure: (any Error)?
   private var timings: [FrameTiming] = []
 
@@ -67,6 +89,8 @@ final class FramePipeline: FrameSink, @unchecked Sendable {
   /// Hands a rendered frame over; blocks while `maxInFlight` frames are pending.
   /// - Throws: the first encoding or writing error of an earlier frame.
   func submit(_ job: OutputFrame) throws {
+    let clock = ContinuousClock()
+    let waitStart = clock.now
     condition.lock()
     while maxInFlight > 0, inFlight >= maxInFlight, failure == nil { condition.wait() }
     if let failure {
@@ -77,8 +101,10 @@ final class FramePipeline: FrameSink, @unchecked Sendable {
     let sequence = submitted
     submitted += 1
     condition.unlock()
+    let handedOver = clock.now
+    let submitWait = handedOver - waitStart
     if maxInFlight == 0 {
-      process(sequence, job)
+      process(sequence, job, submitWait: submitWait, handedOver: handedOver)
       condition.lock()
       defer { condition.unlock() }
       if let failure { throw failure }
@@ -88,7 +114,9 @@ final class FramePipeline: FrameSink, @unchecked Sendable {
       // next frame's render (one more 11 MB frame alive at 1920×1440).
       let pending = PendingJob(job)
       queue.async(group: group) {
-        if let job = pending.take() { self.process(sequence, job) }
+        if let job = pending.take() {
+          self.process(sequence, job, submitWait: submitWait, handedOver: handedOver)
+        }
       }
     }
   }
@@ -103,33 +131,59 @@ final class FramePipeline: FrameSink, @unchecked Sendable {
     return timings
   }
 
-  private func process(_ sequence: Int, _ job: consuming OutputFrame) {
+  private func process(
+    _ sequence: Int, _ job: consuming OutputFrame, submitWait: Duration,
+    handedOver: ContinuousClock.Instant
+  ) {
     let clock = ContinuousClock()
     let start = clock.now
     let result = Result { try writer.encode(job) }
-    let encodeTime = clock.now - start
+    let encoded = clock.now
     // Encoded: the pixels are no longer needed while the frame waits for its turn to commit.
     job.rendered = RenderedFrame(image: Image(width: 0, height: 0), depth: nil)
+    let timing = FrameTiming(
+      frame: job.frame, sceneUpdate: job.sceneUpdate, render: job.render,
+      encode: encoded - start, write: .zero, traceLine: job.traceLineTime,
+      submitWait: submitWait, encodeQueueWait: start - handedOver)
     condition.lock()
     defer { condition.unlock() }
-    done[sequence] = (job, result, encodeTime)
-    while let (next, encoded, encodeTime) = done.removeValue(forKey: committed) {
+    done[sequence] = (job, result, timing, encoded)
+    // One thread commits at a time, in order, outside the lock: a long commit (B2's 3.8 MB
+    // trace lines) then blocks neither the scene thread's hand-over nor the other encoders.
+    // A frame encoded meanwhile is picked up by the committing thread's loop.
+    guard !committing else { return }
+    committing = true
+    while let (next, encodedFrame, pending, encodedAt) = done.removeValue(forKey: committed) {
+      var timing = pending
+      var published = false
+      if failure == nil {
+        condition.unlock()
+        let writeStart = clock.now
+        var error: (any Error)?
+        do {
+          try writer.commit(next, encodedFrame.get())
+        } catch let caught {
+          error = caught
+        }
+        let written = clock.now
+        condition.lock()
+        if let error {
+          failure = error
+        } else {
+          timing.write = written - writeStart
+          timing.commitWait = writeStart - encodedAt
+          published = true
+        }
+      }
       committed += 1
       inFlight -= 1
-      guard failure == nil else { continue }
-      let writeStart = clock.now
-      do {
-        try writer.commit(next, encoded.get())
-      } catch {
-        failure = error
-        continue
+      if published {
+        timings.append(timing)
+        progress?(timings.count)
       }
-      timings.append(
-        FrameTiming(
-          frame: next.frame, sceneUpdate: next.sceneUpdate, render: next.render,
-          encode: encodeTime, write: clock.now - writeStart))
-      progress?(timings.count)
+      condition.broadcast()
     }
+    committing = false
     condition.broadcast()
   }
 }

@@ -224,13 +224,15 @@ public struct Replay {
               elapsedSeconds: Self.seconds(clock.now - runStart)))
           continue
         }
+        let traceStart = clock.now
         let traceText = TraceLine.make(
           frame: frame, t: t, camera: camera, world: state.world,
           sessionFields: state.sessions.flatMap { $0.traceFields() })
         let eventText = frameEvents.map { $0.json(frame: frame).text + "\n" }.joined()
-        let output = OutputFrame(
+        var output = OutputFrame(
           frame: frame, t: t, rendered: rendered, traceLine: traceText, eventLines: eventText,
           sceneUpdate: sceneUpdate, render: render)
+        output.traceLineTime = clock.now - traceStart
         for sink in sinks { try sink.submit(output) }
       }
     } catch {

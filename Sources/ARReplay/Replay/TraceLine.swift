@@ -72,14 +72,14 @@ enum TraceLine {
       case .plane: out.raw(",\"kind\":\"plane\"")
       }
       out.raw(",\"worldTransform\":")
-      write(world, to: &out)
+      write(world, to: &out, slots: 0)
       if let radius {
         out.raw(",\"radius\":")
         out.number(radius)
       }
       let color = geometry.material.diffuse
       out.raw(",\"rgba\":[")
-      write(Vector4(color.red, color.green, color.blue, color.alpha), to: &out)
+      out.numbers4(color.red, color.green, color.blue, color.alpha, slot: 4)
       out.byte(UInt8(ascii: "]"))
       if let stroke = node.strokeIndex {
         out.raw(",\"stroke\":")
@@ -108,14 +108,25 @@ enum TraceLine {
     for child in node.childNodes { writeNodes(child, parentWorld: world, first: &first, to: &out) }
   }
 
-  /// `m`'s 16 elements, column-major, as a JSON array of numbers.
-  private static func write(_ m: Matrix4, to out: inout JSONWriter) {
+  /// `m`'s 16 elements, column-major, as a JSON array of numbers. With `slots`, the first three
+  /// columns go through `JSONWriter.numbers4` slots `slots`…`slots + 2` (a stroke's spheres
+  /// share their rotation and scale; the translation column is printed).
+  private static func write(_ m: Matrix4, to out: inout JSONWriter, slots: Int? = nil) {
     out.byte(UInt8(ascii: "["))
-    write(m.columns.0, to: &out)
-    out.byte(UInt8(ascii: ","))
-    write(m.columns.1, to: &out)
-    out.byte(UInt8(ascii: ","))
-    write(m.columns.2, to: &out)
+    if let slots {
+      let c = m.columns
+      out.numbers4(c.0.x, c.0.y, c.0.z, c.0.w, slot: slots)
+      out.byte(UInt8(ascii: ","))
+      out.numbers4(c.1.x, c.1.y, c.1.z, c.1.w, slot: slots + 1)
+      out.byte(UInt8(ascii: ","))
+      out.numbers4(c.2.x, c.2.y, c.2.z, c.2.w, slot: slots + 2)
+    } else {
+      write(m.columns.0, to: &out)
+      out.byte(UInt8(ascii: ","))
+      write(m.columns.1, to: &out)
+      out.byte(UInt8(ascii: ","))
+      write(m.columns.2, to: &out)
+    }
     out.byte(UInt8(ascii: ","))
     write(m.columns.3, to: &out)
     out.byte(UInt8(ascii: "]"))

@@ -59,7 +59,8 @@ struct PNGEncoderTests {
     [PNGEncoder.Strategy.default, .filtered, .huffmanOnly, .runLength, .fixed])
   func filtersAndStrategies(filter: PNGEncoder.Filter, strategy: PNGEncoder.Strategy) throws {
     let image = Self.pattern(width: 5, height: 4, opaque: false)
-    let options = PNGEncoder(compressionLevel: 6, filter: filter, strategy: strategy)
+    let options = PNGEncoder(
+      deflater: .zlib, compressionLevel: 6, filter: filter, strategy: strategy)
     #expect(try Image(pngData: image.pngData(options: options)) == image)
   }
 

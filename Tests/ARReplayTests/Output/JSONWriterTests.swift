@@ -157,6 +157,32 @@ import Testing
     #expect(expected.hasPrefix("0.0,0.0,null,null,"))
   }
 
+  @Test("numbers4 copies a slot's text only for the same four bit patterns, in every slot")
+  func numbers4Runs() {
+    // Runs of repeated quadruples (a stroke's rotation columns), changes in one lane only,
+    // −0.0 against 0.0 (same text, other bits), NaN and every slot, plus an out-of-range slot.
+    let base: [Double] = [0.25, -0.5, 1e-7, 1]
+    var quadruples: [[Double]] = []
+    for i in 0..<40 {
+      var q = base
+      if i % 7 == 3 { q[i % 4] = Double(i) / 3 }
+      if i % 11 == 5 { q[2] = -0.0 }
+      if i == 17 { q[1] = .nan }
+      quadruples.append(q)
+    }
+    for remembers in [true, false] {
+      var out = JSONWriter(remembersNumbers: remembers)
+      var expected: [String] = []
+      for (i, q) in quadruples.enumerated() {
+        let slot = i % 3 == 0 ? i % (JSONWriter.runSlotCount + 1) : 1
+        out.numbers4(q[0], q[1], q[2], q[3], slot: slot)
+        out.byte(UInt8(ascii: ";"))
+        expected.append(q.map { Self.oldText(.number($0)) }.joined(separator: ","))
+      }
+      #expect(out.text == expected.map { $0 + ";" }.joined(), "remembers \(remembers)")
+    }
+  }
+
   @Test("integers print as String(i), Int.min and Int.max included")
   func integers() {
     for i in [0, 1, -1, 9, 10, -10, 99, 100, 1920, 1_000_000, Int.max, Int.min, Int.min + 1] {

@@ -1,0 +1,446 @@
+#include "CPNGWriter.h"
+
+#include <CPUFeatures.h>
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
+static void set_error(char *error, size_t capacity, const char *message) {
+  if (error && capacity > 0) snprintf(error, capacity, "%s", message);
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
+uint32_t arsim_pngw_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {
+  return crc32_gzip_refl(crc, bytes, (uint64_t)length);
+}
+
+// MARK: reused buffers
+
+/// What an encode reuses: allocating them per frame cost page faults and, with munmap, TLB
+/// shoot-downs between the cores (≈ 2 ms of kernel time per B1 frame). A small pool, not
+/// per-thread storage: Dispatch hands encodes to ever new worker threads over a long run, and
+/// per-thread buffers grew the peak memory with the track length.
+typedef struct encoder_buffers {
+  struct isal_zstream stream;
+  uint8_t *level, *strip, *rows, *out;
+  size_t levelCapacity, stripCapacity, rowsCapacity, outCapacity;
+  struct encoder_buffers *next;
+} encoder_buffers;
+
+static pthread_mutex_t poolLock = PTHREAD_MUTEX_INITIALIZER;
+static encoder_buffers *pool = NULL;
+static int pooled = 0;
+enum { poolLimit = 4 };  // sets kept when idle: the encodes a 2-core run overlaps, and spare
+
+static void free_buffers(encoder_buffers *b) {
+  free(b->level);
+  free(b->strip);
+  free(b->rows);
+  free(b->out);
+  free(b);
+}
+
+static encoder_buffers *take_buffers(void) {
+  pthread_mutex_lock(&poolLock);
+  encoder_buffers *b = pool;
+  if (b) {
+    pool = b->next;
+    --pooled;
+  }
+  pthread_mutex_unlock(&poolLock);
+  return b ? b : (encoder_buffers *)calloc(1, sizeof(encoder_buffers));
+}
+
+static void give_back(encoder_buffers *b) {
+  pthread_mutex_lock(&poolLock);
+  if (pooled < poolLimit) {
+    b->next = pool;
+    pool = b;
+    ++pooled;
+    b = NULL;
+  }
+  pthread_mutex_unlock(&poolLock);
+  if (b) free_buffers(b);
+}
+
+/// Makes *buffer hold at least `size` bytes (contents not kept); 0 when out of memory.
+static int ensure(uint8_t **buffer, size_t *capacity, size_t size) {
+  if (*capacity >= size && *buffer) return 1;
+  free(*buffer);
+  *buffer = (uint8_t *)malloc(size);
+  *capacity = *buffer ? size : 0;
+  return *buffer != NULL;
+}
+
+// MARK: UP filter of RGBX rows (the frames' layout), fused with the 4 → 3 byte packing
+
+static void up_rgbx_scalar(const uint8_t *cur, const uint8_t *above, size_t from, size_t width,
+                           uint8_t *out) {
+  for (size_t x = from; x < width; ++x) {
+    for (int c = 0; c < 3; ++c) {
+      out[3 * x + c] = (uint8_t)(cur[4 * x + c] - (above ? above[4 * x + c] : 0));
+    }
+  }
+}
+
+#if defined(__x86_64__)
+__attribute__((target("ssse3"))) static void up_rgbx_ssse3(const uint8_t *cur,
+                                                           const uint8_t *above, size_t width,
+                                                           uint8_t *out) {
+  const __m128i pack = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  const __m128i zero = _mm_setzero_si128();
+  size_t x = 0;
+  for (; x + 4 <= width; x += 4) {
+    __m128i c = _mm_loadu_si128((const __m128i *)(cur + 4 * x));
+    __m128i a = above ? _mm_loadu_si128((const __m128i *)(above + 4 * x)) : zero;
+    // 16 bytes stored, 12 kept: the next store (or the caller's slack) covers the rest.
+    _mm_storeu_si128((__m128i *)(out + 3 * x), _mm_shuffle_epi8(_mm_sub_epi8(c, a), pack));
+  }
+  up_rgbx_scalar(cur, above, x, width, out);
+}
+
+__attribute__((target("avx2"))) static void up_rgbx_avx2(const uint8_t *cur, const uint8_t *above,
+                                                         size_t width, uint8_t *out) {
+  // Per 128-bit lane: 4 pixels → 12 bytes in the low three dwords; then dwords 0,1,2,4,5,6.
+  const __m256i pack = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
+                                        0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  const __m256i gather = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
+  const __m256i zero = _mm256_setzero_si256();
+  size_t x = 0;
+  for (; x + 8 <= width; x += 8) {
+    __m256i c = _mm256_loadu_si256((const __m256i *)(cur + 4 * x));
+    __m256i a = above ? _mm256_loadu_si256((const __m256i *)(above + 4 * x)) : zero;
+    __m256i d = _mm256_shuffle_epi8(_mm256_sub_epi8(c, a), pack);
+    _mm256_storeu_si256((__m256i *)(out + 3 * x), _mm256_permutevar8x32_epi32(d, gather));
+  }
+  up_rgbx_scalar(cur, above, x, width, out);
+}
+
+static int has_ssse3(void) {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+  return (c & bit_SSSE3) != 0;
+}
+#endif
+
+static int best_path(void) {
+#if defined(__x86_64__)
+  static int cached = -1;
+  int path = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+  if (path < 0) {
+    path = arsim_cpu_supports_x86_64_v3() ? 2 : has_ssse3() ? 1 : 0;
+    __atomic_store_n(&cached, path, __ATOMIC_RELAXED);
+  }
+  return path;
+#else
+  return 0;
+#endif
+}
+
+int arsim_pngw_up_rgbx(const uint8_t *current, const uint8_t *above, size_t width,
+                       uint8_t *out, int path) {
+  int best = best_path();
+  if (path < 0 || path > best) path = best;
+  switch (path) {
+#if defined(__x86_64__)
+    case 2: up_rgbx_avx2(current, above, width, out); break;
+    case 1: up_rgbx_ssse3(current, above, width, out); break;
+#endif
+    default: up_rgbx_scalar(current, above, 0, width, out); path = 0; break;
+  }
+  return path;
+}
+
+// MARK: general rows: pack to the file's byte layout, then filter
+
+/// The row as the file stores it before filtering (PNG §7.2): RGB, RGBA or big-endian gray.
+static void pack_row(const uint8_t *src, size_t width, arsim_pngw_format format, uint8_t *dst) {
+  switch (format) {
+    case ARSIM_PNGW_RGB8: memcpy(dst, src, width * 3); break;
+    case ARSIM_PNGW_RGBA8: memcpy(dst, src, width * 4); break;
+    case ARSIM_PNGW_RGBX8:
+      for (size_t x = 0; x < width; ++x) {
+        dst[3 * x] = src[4 * x];
+        dst[3 * x + 1] = src[4 * x + 1];
+        dst[3 * x + 2] = src[4 * x + 2];
+      }
+      break;
+    case ARSIM_PNGW_GRAY16: {
+      const uint16_t *values = (const uint16_t *)src;
+      for (size_t x = 0; x < width; ++x) {
+        dst[2 * x] = (uint8_t)(values[x] >> 8);
+        dst[2 * x + 1] = (uint8_t)values[x];
+      }
+      break;
+    }
+  }
+}
+
+static uint8_t paeth(int a, int b, int c) {
+  int p = a + b - c;
+  int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+  if (pa <= pb && pa <= pc) return (uint8_t)a;
+  return (uint8_t)(pb <= pc ? b : c);
+}
+
+/// Filters `raw` (n bytes, `bpp` bytes per pixel) against `prior` (NULL: zeros) into out.
+static void filter_row(int type, const uint8_t *raw, const uint8_t *prior, size_t n, size_t bpp,
+                       uint8_t *out) {
+  switch (type) {
+    case 0: memcpy(out, raw, n); break;
+    case 1:
+      for (size_t i = 0; i < n; ++i) out[i] = (uint8_t)(raw[i] - (i >= bpp ? raw[i - bpp] : 0));
+      break;
+    case 2:
+      if (prior) {
+        for (size_t i = 0; i < n; ++i) out[i] = (uint8_t)(raw[i] - prior[i]);
+      } else {
+        memcpy(out, raw, n);
+      }
+      break;
+    case 3:  // average (type 3), only for the adaptive choice
+      for (size_t i = 0; i < n; ++i) {
+        int left = i >= bpp ? raw[i - bpp] : 0, up = prior ? prior[i] : 0;
+        out[i] = (uint8_t)(raw[i] - ((left + up) >> 1));
+      }
+      break;
+    case 4:
+      for (size_t i = 0; i < n; ++i) {
+        int left = i >= bpp ? raw[i - bpp] : 0, up = prior ? prior[i] : 0;
+        int upLeft = (prior && i >= bpp) ? prior[i - bpp] : 0;
+        out[i] = (uint8_t)(raw[i] - paeth(left, up, upLeft));
+      }
+      break;
+  }
+}
+
+static uint64_t signed_sum(const uint8_t *bytes, size_t n) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < n; ++i) sum += (uint64_t)abs((int)(int8_t)bytes[i]);
+  return sum;
+}
+
+// MARK: the PNG
+
+typedef struct {
+  uint8_t *data;
+  size_t length;
+  size_t capacity;
+} output;
+
+static int reserve(output *o, size_t extra) {
+  if (o->length + extra <= o->capacity) return 1;
+  size_t capacity = o->capacity;
+  while (capacity < o->length + extra) capacity *= 2;
+  uint8_t *grown = (uint8_t *)realloc(o->data, capacity);
+  if (!grown) return 0;
+  o->data = grown;
+  o->capacity = capacity;
+  return 1;
+}
+
+/// Appends length, type, data and CRC of one chunk (PNG §5.3).
+static void put_chunk(output *o, const char type[4], const uint8_t *data, uint32_t length) {
+  uint8_t *p = o->data + o->length;
+  put32(p, length);
+  memcpy(p + 4, type, 4);
+  if (length) memcpy(p + 8, data, length);
+  put32(p + 8 + length, arsim_pngw_crc32(0, p + 4, (size_t)length + 4));
+  o->length += 12 + (size_t)length;
+}
+
+/// Rows per deflate call: about 128 KiB of filtered rows, so they stay in the L2 cache between
+/// the filter and the deflater. A constant of the format, so the stream's bytes are too.
+static size_t strip_rows(size_t filteredRow) {
+  size_t rows = (128u * 1024u) / filteredRow;
+  return rows ? rows : 1;
+}
+
+int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
+                      arsim_pngw_format format, int level, arsim_pngw_filter filter,
+                      const uint8_t **out, size_t *outLength, void **buffersOut,
+                      char *error, size_t errorCapacity) {
+  if (!pixels || !out || !outLength || !buffersOut || width == 0 || height == 0 || width > 0x7fffffffu ||
+      height > 0x7fffffffu) {
+    set_error(error, errorCapacity, "invalid arguments to encoder");
+    return 1;
+  }
+  if (level < 0 || level > 3) {
+    set_error(error, errorCapacity, "ISA-L deflate level must be 0…3");
+    return 1;
+  }
+  size_t inBpp, bpp;
+  uint8_t colorType, bitDepth = 8;
+  switch (format) {
+    case ARSIM_PNGW_RGB8: inBpp = 3; bpp = 3; colorType = 2; break;
+    case ARSIM_PNGW_RGBA8: inBpp = 4; bpp = 4; colorType = 6; break;
+    case ARSIM_PNGW_RGBX8: inBpp = 4; bpp = 3; colorType = 2; break;
+    case ARSIM_PNGW_GRAY16: inBpp = 2; bpp = 2; colorType = 0; bitDepth = 16; break;
+    default: set_error(error, errorCapacity, "unknown pixel format"); return 1;
+  }
+  const size_t rowBytes = (size_t)width * bpp, inRow = (size_t)width * inBpp;
+  const size_t filteredRow = rowBytes + 1;
+  const size_t stripRows = strip_rows(filteredRow);
+  const size_t slack = 64;  // the SIMD filters store up to 32 bytes past a row
+  static const size_t levelBuffers[4] = {ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT,
+                                         ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
+
+  // Room for the whole stream in one go for any real frame: deflate's stored blocks add 5
+  // bytes per 64 KiB; grown below if ever short.
+  const size_t total = filteredRow * (size_t)height;
+  encoder_buffers *buffers = take_buffers();
+  output o = {NULL, 0, 8 + 25 + 12 + total + total / 64 + 4096 + 12};
+  int status = 1;
+  if (!buffers || !ensure(&buffers->out, &buffers->outCapacity, o.capacity) ||
+      !ensure(&buffers->strip, &buffers->stripCapacity, filteredRow * stripRows + slack) ||
+      !ensure(&buffers->rows, &buffers->rowsCapacity, 2 * rowBytes + 5 * filteredRow + slack) ||
+      !ensure(&buffers->level, &buffers->levelCapacity, levelBuffers[level])) {
+    set_error(error, errorCapacity, "out of memory while encoding");
+    if (buffers) give_back(buffers);
+    return 1;
+  }
+  o.data = buffers->out;
+  o.capacity = buffers->outCapacity;
+  uint8_t *strip = buffers->strip, *rows = buffers->rows, *levelBuffer = buffers->level;
+  struct isal_zstream *stream = &buffers->stream;
+
+  static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+  memcpy(o.data, signature, 8);
+  o.length = 8;
+  uint8_t ihdr[13];
+  put32(ihdr, width);
+  put32(ihdr + 4, height);
+  ihdr[8] = bitDepth;
+  ihdr[9] = colorType;
+  ihdr[10] = 0;  // deflate
+  ihdr[11] = 0;  // adaptive filtering (filter method 0)
+  ihdr[12] = 0;  // no interlace
+  put_chunk(&o, "IHDR", ihdr, 13);
+  const size_t idatStart = o.length;
+  o.length += 8;  // length and type, written when the stream is complete
+
+  isal_deflate_init(stream);
+  stream->level = (uint32_t)level;
+  stream->level_buf = levelBuffer;
+  stream->level_buf_size = (uint32_t)levelBuffers[level];
+  stream->gzip_flag = IGZIP_ZLIB;
+  stream->flush = NO_FLUSH;
+
+  const uint8_t *source = (const uint8_t *)pixels;
+  uint8_t *raw[2] = {rows, rows + rowBytes};
+  uint8_t *trials = rows + 2 * rowBytes;
+  const int fusedUp = filter == ARSIM_PNGW_FILTER_UP && format == ARSIM_PNGW_RGBX8;
+  const int path = best_path();
+  for (size_t y0 = 0; y0 < height; y0 += stripRows) {
+    size_t count = height - y0 < stripRows ? height - y0 : stripRows;
+    for (size_t r = 0; r < count; ++r) {
+      size_t y = y0 + r;
+      uint8_t *f = strip + r * filteredRow;
+      const uint8_t *row = source + y * inRow;
+      if (fusedUp) {
+        f[0] = 2;
+        arsim_pngw_up_rgbx(row, y ? row - inRow : NULL, width, f + 1, path);
+        continue;
+      }
+      uint8_t *current = raw[y & 1];
+      const uint8_t *prior = y ? raw[(y - 1) & 1] : NULL;
+      pack_row(row, width, format, current);
+      int type;
+      switch (filter) {
+        case ARSIM_PNGW_FILTER_NONE: type = 0; break;
+        case ARSIM_PNGW_FILTER_SUB: type = 1; break;
+        case ARSIM_PNGW_FILTER_UP: type = 2; break;
+        case ARSIM_PNGW_FILTER_PAETH: type = 4; break;
+        default: {
+          uint64_t best = UINT64_MAX;
+          type = 0;
+          for (int t = 0; t < 5; ++t) {
+            filter_row(t, current, prior, rowBytes, bpp, trials + t * filteredRow);
+            uint64_t sum = signed_sum(trials + t * filteredRow, rowBytes);
+            if (sum < best) {
+              best = sum;
+              type = t;
+            }
+          }
+          break;
+        }
+      }
+      f[0] = (uint8_t)type;
+      if (filter == ARSIM_PNGW_FILTER_ADAPTIVE) {
+        memcpy(f + 1, trials + type * filteredRow, rowBytes);
+      } else {
+        filter_row(type, current, prior, rowBytes, bpp, f + 1);
+      }
+    }
+    stream->next_in = strip;
+    stream->avail_in = (uint32_t)(count * filteredRow);
+    stream->end_of_stream = y0 + count == height;
+    for (;;) {
+      if (o.capacity - o.length < 4096 + 12) {
+        if (!reserve(&o, 1u << 20)) {
+          set_error(error, errorCapacity, "out of memory while encoding");
+          goto done;
+        }
+      }
+      stream->next_out = o.data + o.length;
+      stream->avail_out = (uint32_t)((o.capacity - o.length - 12) > 0x7fffffffu
+                                         ? 0x7fffffffu
+                                         : o.capacity - o.length - 12);
+      uint32_t before = stream->avail_out;
+      int result = isal_deflate(stream);
+      o.length += before - stream->avail_out;
+      if (result != COMP_OK) {
+        set_error(error, errorCapacity, "isal_deflate failed");
+        goto done;
+      }
+      if (stream->avail_in == 0 &&
+          (!stream->end_of_stream || stream->internal_state.state == ZSTATE_END))
+        break;
+    }
+  }
+  size_t idatLength = o.length - idatStart - 8;
+  if (idatLength > 0x7fffffffu) {
+    set_error(error, errorCapacity, "image data over 2 GiB");
+    goto done;
+  }
+  put32(o.data + idatStart, (uint32_t)idatLength);
+  memcpy(o.data + idatStart + 4, "IDAT", 4);
+  put32(o.data + o.length, arsim_pngw_crc32(0, o.data + idatStart + 4, idatLength + 4));
+  o.length += 4;
+  if (!reserve(&o, 12)) {
+    set_error(error, errorCapacity, "out of memory while encoding");
+    goto done;
+  }
+  put_chunk(&o, "IEND", NULL, 0);
+  status = 0;
+done:
+  // `reserve` may have moved the output: the set keeps whatever it holds now.
+  buffers->out = o.data;
+  buffers->outCapacity = o.capacity;
+  if (status == 0) {
+    *out = o.data;
+    *outLength = o.length;
+    *buffersOut = buffers;  // the bytes stay valid until arsim_pngw_release
+  } else {
+    give_back(buffers);
+  }
+  return status;
+}
+
+void arsim_pngw_release(void *buffers) {
+  if (buffers) give_back((encoder_buffers *)buffers);
+}

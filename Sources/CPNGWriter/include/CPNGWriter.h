@@ -1,0 +1,61 @@
+// A PNG writer around ISA-L's deflate (igzip): signature, IHDR, one IDAT, IEND and their
+// CRC-32s written here, rows filtered here (SIMD for the UP filter). libpng cannot take another
+// deflater, so the container is written by hand (PNG specification, 2nd edition, §5 and §11).
+#ifndef ARSIM_CPNGWRITER_H
+#define ARSIM_CPNGWRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Pixel layouts the writer takes (the same values as CPNG's arsim_png_format).
+typedef enum {
+  ARSIM_PNGW_RGB8 = 0,    ///< 3 bytes per pixel in memory, written as RGB (colour type 2).
+  ARSIM_PNGW_RGBA8 = 1,   ///< 4 bytes per pixel, written as RGBA (colour type 6).
+  ARSIM_PNGW_GRAY16 = 2,  ///< one host-endian uint16 per pixel, written big-endian (type 0).
+  ARSIM_PNGW_RGBX8 = 3,   ///< 4 bytes per pixel in memory, written as RGB (4th byte dropped).
+} arsim_pngw_format;
+
+/// Row filters (PNG §9.2); ADAPTIVE picks per row the filter with the smallest sum of
+/// absolute values of the filtered bytes taken as signed (the PNG specification's heuristic, §12.8).
+typedef enum {
+  ARSIM_PNGW_FILTER_NONE = 0,
+  ARSIM_PNGW_FILTER_SUB = 1,
+  ARSIM_PNGW_FILTER_UP = 2,
+  ARSIM_PNGW_FILTER_PAETH = 3,
+  ARSIM_PNGW_FILTER_ADAPTIVE = 4,
+} arsim_pngw_filter;
+
+/// Encodes `height` rows of `width` pixels (tightly packed, top row first) as a PNG whose image
+/// data is one zlib stream from ISA-L's isal_deflate at `level` (0…3) in one IDAT chunk.
+/// On success returns 0 and sets *out, *outLength and *buffers: the bytes live in a set of work
+/// buffers (reused from a small pool) until arsim_pngw_release(*buffers), which must follow.
+/// On failure returns non-zero with a NUL-terminated message in `error` (nothing to release).
+/// Thread-safe.
+int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
+                      arsim_pngw_format format, int level, arsim_pngw_filter filter,
+                      const uint8_t **out, size_t *outLength, void **buffers, char *error,
+                      size_t errorCapacity);
+
+/// Gives the work buffers of a successful arsim_pngw_encode back to the pool.
+void arsim_pngw_release(void *buffers);
+
+/// The UP filter of one RGBX8 row written as RGB (3·width bytes into `out`, which needs 32
+/// bytes of room past them): out = RGB(current) − RGB(above), bytewise mod 256; `above` NULL
+/// for the first row. `path`: 0 scalar, 1 SSSE3, 2 AVX2, −1 the best this processor runs.
+/// Returns the path used (a lower one when the processor lacks the asked one). For tests.
+int arsim_pngw_up_rgbx(const uint8_t *current, const uint8_t *above, size_t width,
+                       uint8_t *out, int path);
+
+/// The PNG CRC-32 (ISO 3309 / ITU-T V.42, as gzip's) of `length` bytes, continuing `crc`
+/// (0 to start): ISA-L's crc32_gzip_refl.
+uint32_t arsim_pngw_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
