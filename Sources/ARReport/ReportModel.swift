@@ -11,6 +11,7 @@ enum EventCategory: String, CaseIterable {
   case measurement = "measurements"
   case displayer = "displayers"
   case participant = "participants"
+  case model = "models"
   case messageLost = "messages lost"
   case other
 
@@ -27,7 +28,13 @@ enum EventCategory: String, CaseIterable {
     default:
       if lower.hasPrefix("displayer") {
         self = .displayer
-      } else if lower.contains("lost") || lower.contains("dropped-message") {
+      } else if lower.hasPrefix("model-") || lower.hasSuffix("-models")
+        || ["selected", "unselected"].contains(lower)
+      {
+        self = .model
+      } else if lower.contains("lost") || lower.contains("dropped-message")
+        || lower == "message-failed"
+      {
         self = .messageLost
       } else if lower.contains("join") || lower.contains("leave") || lower.contains("left")
         || lower.hasPrefix("participant") || lower.hasPrefix("peer-")
@@ -52,6 +59,7 @@ enum EventCategory: String, CaseIterable {
     case .measurement: "#2ca02c"
     case .displayer: "#17becf"
     case .participant: "#e377c2"
+    case .model: "#ff9896"
     case .messageLost: "#7f7f7f"
     case .other: "#bcbd22"
     }
@@ -68,6 +76,46 @@ struct ReportEvent {
   var view: String
   /// The other fields as `key: value` text (long values shortened).
   var details: String
+
+  init(t: Double, frame: Int, name: String, view: String, details: String) {
+    self.t = t
+    self.frame = frame
+    self.name = name
+    self.view = view
+    self.details = details
+    category = EventCategory(eventName: name)
+  }
+
+  /// `message-lost` events from a collaborative run's `messages.jsonl` (Collaboration.md):
+  /// one per delivery with a `dropped` reason, in the receiver's view, and `message-failed`
+  /// for a send that failed, in the sender's; at the send τ, frame ⌊τ · fps⌋.
+  static func messageLosses(_ messages: [[String: Any]], fps: Double, views: Set<String>)
+    -> [ReportEvent]
+  {
+    var out: [ReportEvent] = []
+    for message in messages {
+      guard let t = (message["t"] as? NSNumber)?.doubleValue, t.isFinite else { continue }
+      let frame = fps > 0 ? Int((t * fps + 1e-9).rounded(.down)) : 0
+      let type = message["type"] as? String ?? "?"
+      let from = message["from"] as? String ?? "?"
+      if let failed = message["failed"] {
+        out.append(
+          ReportEvent(
+            t: t, frame: frame, name: "message-failed", view: views.contains(from) ? from : "",
+            details: "type: \(type), from: \(from), reason: " + text(failed)))
+      }
+      for delivery in message["deliveries"] as? [[String: Any]] ?? [] {
+        guard let reason = delivery["dropped"] else { continue }
+        let to = delivery["to"] as? String ?? "?"
+        out.append(
+          ReportEvent(
+            t: t, frame: frame, name: "message-lost", view: views.contains(to) ? to : "",
+            details: "type: \(type), from: \(from), to: \(to), reason: " + text(reason)
+              + ", attempts: " + text(delivery["attempts"] as Any)))
+      }
+    }
+    return out
+  }
 
   init?(_ line: [String: Any], view: String) {
     guard let t = (line["t"] as? NSNumber)?.doubleValue, t.isFinite,

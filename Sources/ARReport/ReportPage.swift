@@ -18,6 +18,8 @@ struct ReportPage {
     if let frames = main.run["frameCount"]?.number, let fps = main.framesPerSecond, fps > 0 {
       duration = max(0, frames - 1) / fps
     }
+    events = ReportEvent.messageLosses(
+      main.messages, fps: main.framesPerSecond ?? 0, views: Set(main.views))
   }
 
   /// Adds the contents of one folder (`view` empty for the main one).
@@ -30,7 +32,10 @@ struct ReportPage {
         prefix + "events.jsonl: \(folder.events.count - viewEvents.count) lines without t, "
           + "frame and event, left out")
     }
-    events += viewEvents
+    // In τ order across views (stable: each file's own order kept at equal τ).
+    events = (events + viewEvents).enumerated().sorted {
+      ($0.element.t, $0.offset) < ($1.element.t, $1.offset)
+    }.map(\.element)
     let samples = TraceReading.cameraPath(folder.trace)
     if !samples.isEmpty { paths.append(ReportMap.Path(view: view, samples: samples)) }
     items += TraceReading.items(folder.trace, view: view)

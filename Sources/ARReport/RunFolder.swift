@@ -22,6 +22,8 @@ public struct RunFolder {
   public var events: [[String: Any]]
   /// The trace lines in file order.
   public var trace: [[String: Any]]
+  /// A collaborative run's `messages.jsonl` lines (empty when there is none).
+  public var messages: [[String: Any]] = []
   /// Output frame numbers that have a `frame_NNNNN.png`, ascending.
   public var frames: [Int]
   /// Sub-folders (names) that hold frames of their own: participant views.
@@ -47,6 +49,9 @@ public struct RunFolder {
     folder.readRunJSON()
     folder.events = folder.readLines("events.jsonl")
     folder.trace = folder.readLines("trace.jsonl", keepsNodesEvery: Self.nodeSampleStep)
+    if FileManager.default.fileExists(atPath: path + "/messages.jsonl") {
+      folder.messages = folder.readLines("messages.jsonl")
+    }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     folder.frames = names.compactMap(Self.frameNumber).sorted()
     for name in names.sorted() where !name.hasPrefix(".") {

@@ -207,3 +207,60 @@ import Testing
     } throws: { error in "\(error)".contains("tracking[1].t is earlier") }
   }
 }
+
+/// Records the texts the frame loop hands over, then draws them with the HUD.
+final class RecordingOverlay: FrameOverlay, @unchecked Sendable {
+  let display: HeadsUpDisplay
+  private let lock = NSLock()
+  private var recorded: [(frame: Int, texts: [OverlayText])] = []
+
+  init(_ display: HeadsUpDisplay) { self.display = display }
+
+  func draw(_ texts: [OverlayText], on rendered: inout RenderedFrame, frame: Int, t: Double) {
+    lock.withLock { recorded.append((frame, texts)) }
+    display.draw(texts, on: &rendered, frame: frame, t: t)
+  }
+
+  var all: [(frame: Int, texts: [OverlayText])] { lock.withLock { recorded } }
+}
+
+@Suite struct CollaborationNameTagTests {
+  @Test("collab-three, view C at 5 s: B's name over B's peer sphere, drawn in the frame")
+  func peerNames() throws {
+    let scene = try ReplayScene.load(
+      path: RenderedRun.repository + "/Scenes/collab-three.json", registry: .builtIn)
+    let folder = try MediaTestSupport.temporaryFolder("collab-hud")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    var options = ReplayOptions(
+      outputDirectory: folder + "/plain", frameRange: 150...150, threads: 2)
+    _ = try MultiViewReplay(scene: scene).run(options, only: ["C"])
+    let overlay = RecordingOverlay(HeadsUpDisplay(font: try HeadsUpDisplayTests.font()))
+    options.outputDirectory = folder + "/hud"
+    options.overlay = overlay
+    _ = try MultiViewReplay(scene: scene).run(options, only: ["C"])
+    let texts = try #require(overlay.all.first { $0.frame == 150 }?.texts)
+    let tags = texts.filter { $0.source == "collaboration" }
+    // Only other participants are tagged, each at most once.
+    #expect(tags.allSatisfy { ["A", "B"].contains($0.lines.first ?? "") })
+    #expect(Set(tags.map(\.lines)).count == tags.count)
+    let tag = try #require(tags.first { $0.lines == ["B"] })
+    guard case .point(let u, let v) = tag.placement else {
+      Issue.record("a name tag sits at a point")
+      return
+    }
+    let plain = try Image(contentsOfPNG: folder + "/plain/C/frame_00150.png")
+    let hud = try Image(contentsOfPNG: folder + "/hud/C/frame_00150.png")
+    #expect(u >= 0 && u < Double(plain.width) && v >= 0 && v < Double(plain.height))
+    // The label is drawn there (its dark box changes the pixel at its centre), and B's sphere
+    // (colour [0.2, 0.5, 1.0], lit: blue − red ≈ 100) lies below it, not the background's
+    // grey-blue gradient (blue − red ≈ 35 there).
+    let centre = (Int(u.rounded()), Int(v.rounded()))
+    #expect(plain[centre.0, centre.1] != hud[centre.0, centre.1])
+    let below = (10..<60).contains { dy in
+      let y = min(plain.height - 1, centre.1 + dy)
+      let p = plain[centre.0, y]
+      return Int(p.b) - Int(p.r) > 70
+    }
+    #expect(below)
+  }
+}

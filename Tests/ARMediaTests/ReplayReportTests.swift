@@ -140,3 +140,61 @@ import Testing
     }
   }
 }
+
+@Suite struct ReplayReportCollaborationTests {
+  /// A two-view folder as a collaborative render writes it: views A and B with their frames
+  /// and events, messages.jsonl with one delivery dropped as lost.
+  @Test(
+    "participant views: a path and a sheet each, joins and leaves, messages lost from messages.jsonl"
+  )
+  func views() throws {
+    let folder = try MediaTestSupport.temporaryFolder("report-views")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try "{\"scene\":\"c\",\"fps\":10,\"frameCount\":3}".write(
+      toFile: folder + "/run.json", atomically: true, encoding: .utf8)
+    for (index, view) in ["A", "B"].enumerated() {
+      try FileManager.default.createDirectory(
+        atPath: folder + "/" + view, withIntermediateDirectories: true)
+      for frame in 0..<3 {
+        try Image(width: 8, height: 6).writePNG(
+          to: folder + "/\(view)/" + RunFolder.frameName(frame))
+      }
+      var trace = ""
+      for frame in 0..<3 {
+        trace +=
+          "{\"frame\":\(frame),\"t\":\(Double(frame) / 10),\"worldFromCamera\":"
+          + "[1,0,0,0,0,1,0,0,0,0,1,0,\(index),0,\(frame),1]}\n"
+      }
+      try trace.write(toFile: folder + "/\(view)/trace.jsonl", atomically: true, encoding: .utf8)
+      let events =
+        index == 0
+        ? "{\"t\":0,\"frame\":0,\"event\":\"joined\"}\n{\"t\":0.1,\"frame\":1,\"event\":\"model-added\",\"id\":\"tree\"}\n"
+        : "{\"t\":0.2,\"frame\":2,\"event\":\"left\"}\n"
+      try events.write(toFile: folder + "/\(view)/events.jsonl", atomically: true, encoding: .utf8)
+    }
+    let messages = """
+      {"sequence":0,"t":0.15,"from":"A","channel":"room","type":"peerUpdate","bytes":9,"payload":"x","deliveries":[{"to":"B","dropped":"lost","attempts":1}]}
+      {"sequence":1,"t":0.16,"from":"A","channel":"room","type":"peerUpdate","bytes":9,"payload":"y","deliveries":[{"to":"B","t":0.2,"attempts":1}]}
+
+      """
+    try messages.write(toFile: folder + "/messages.jsonl", atomically: true, encoding: .utf8)
+    let summary = try ReplayReport().write(directory: folder)
+    let html = try String(contentsOfFile: summary.path, encoding: .utf8)
+    #expect(summary.thumbnails == 6)
+    #expect(ReplayReportTests.occurrences("<polyline class=\"camera-path\"", in: html) == 2)
+    #expect(html.contains("participants (2)"))
+    #expect(html.contains("models (1)"))
+    #expect(html.contains("messages lost (1)"))
+    // The loss is B's (the receiver), at frame ⌊0.15 · 10⌋ = 1, linking B's frame.
+    #expect(html.contains("href=\"B/frame_00001.png\""))
+    #expect(html.contains("type: peerUpdate, from: A, to: B, reason: lost, attempts: 1"))
+    // Events in τ order across the views: joined (A, 0), model-added (A, 0.1), lost (B, 0.15),
+    // left (B, 0.2).
+    let table = try #require(html.range(of: "<table class=\"events\"")).upperBound
+    var positions: [String.Index] = []
+    for name in ["joined", "model-added", "message-lost", ">left<"] {
+      positions.append(try #require(html.range(of: name, range: table..<html.endIndex)).lowerBound)
+    }
+    #expect(positions == positions.sorted())
+  }
+}

@@ -66,6 +66,8 @@ final class CollaborationViewSession: Session {
   let index: Int
   let sceneViewport: Viewport
   private var attached = false
+  /// This view's camera at the latest tick (for the name tags).
+  private var camera: Camera?
 
   init(scene: CollaborationScene, views: [ReplayView], index: Int, sceneViewport: Viewport) {
     simulation = CollaborationSimulation(scene: scene)
@@ -87,6 +89,7 @@ final class CollaborationViewSession: Session {
     simulation.step(
       tick: context.tick, t: context.t, microseconds: context.microseconds,
       cameras: Self.cameras(views, at: context.t, sceneViewport: sceneViewport))
+    camera = context.camera
     for i in views.indices {
       let events = simulation.takeEvents(i)
       if i == index { context.events += events }
@@ -94,4 +97,28 @@ final class CollaborationViewSession: Session {
   }
 
   func traceFields() -> [(String, JSONValue)] { simulation.traceFields(index) }
+
+  /// ARSim's addition, not the app's (CollaboratAR shows no names): each peer's name (its
+  /// participant id) centred 5 cm above its 0.15 m sphere, where this view's camera sees it;
+  /// drawn only with `--hud` (Documentation/Watching.md).
+  func overlayText() -> [OverlayText] {
+    guard let camera else { return [] }
+    let peers = Set(simulation.states[index].peers.map(\.id))
+    var texts: [OverlayText] = []
+    var pending = [simulation.roots[index]]
+    while let node = pending.popLast() {
+      pending += node.childNodes
+      guard let name = node.name, peers.contains(name) else { continue }
+      let top =
+        node.worldTransform.translation
+        + Vector3(0, CollaborationSimulation.peerRadius + 0.05, 0)
+      guard let p = camera.project(world: top),
+        p.u > -50, p.v > -50, p.u < Double(camera.intrinsics.width) + 50,
+        p.v < Double(camera.intrinsics.height) + 50
+      else { continue }
+      texts.append(
+        OverlayText(source: "collaboration", lines: [name], placement: .point(u: p.u, v: p.v)))
+    }
+    return texts.sorted { $0.lines[0] < $1.lines[0] }
+  }
 }
