@@ -14,7 +14,8 @@ import Foundation
 /// exists in Package.swift only when `ARSIM_FUZZ` is set), with `-sanitize=fuzzer,address`;
 /// `ARSIM_FUZZ_TARGET` picks the reader (see `FuzzTarget`).
 enum FuzzTarget: String, CaseIterable {
-  case scene, tum, arkit, kitti, euroc, arkitscenes, jsontrack, strokes, quickdraw, y4m, png,
+  case scene, tum, arkit, kitti, euroc, arkitscenes, arcore, jsontrack, strokes, quickdraw, y4m,
+    png,
     message
 
   /// The reader named by `ARSIM_FUZZ_TARGET` (default `scene`).
@@ -53,7 +54,7 @@ enum FuzzTarget: String, CaseIterable {
     switch self {
     case .scene:
       _ = try? ReplayScene.load(path: Self.file("scene.json", bytes), registry: .builtIn)
-    case .tum, .arkit, .kitti, .euroc, .arkitscenes:
+    case .tum, .arkit, .kitti, .euroc, .arkitscenes, .arcore:
       let format = TrackFormat(rawValue: rawValue)
       _ = try? CameraTrack.read(
         path: Self.file("input.track", bytes), options: TrackReadOptions(format: format))

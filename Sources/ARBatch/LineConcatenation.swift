@@ -23,8 +23,6 @@ struct LineConcatenation {
   private(set) var lines = 0
   /// Lines that named a frame.
   private(set) var framedLines = 0
-  /// How many lines carry each `"event":` name (events files).
-  private(set) var eventNames: [String: Int] = [:]
 
   private static let headLength = 4096
 
@@ -101,9 +99,6 @@ struct LineConcatenation {
             if everyFrameOnce != nil { traced.append(frame) }
             framedLines += 1
           }
-          if let name = Self.string(after: "\"event\":", in: head) {
-            eventNames[name, default: 0] += 1
-          }
           lines += 1
           head.removeAll(keepingCapacity: true)
           inHead = true
@@ -174,19 +169,6 @@ struct LineConcatenation {
       i += 1
     }
     return digits > 0 ? value : nil
-  }
-
-  /// The string value after the first `key` (`"event":`) in `head`, unescaped text up to the
-  /// next quote (event names have no escapes).
-  static func string(after key: String, in head: [UInt8]) -> String? {
-    guard var i = find(Array(key.utf8), in: head) else { return nil }
-    while i < head.count, head[i] == 0x20 { i += 1 }
-    guard i < head.count, head[i] == 0x22 else { return nil }
-    i += 1
-    let start = i
-    while i < head.count, head[i] != 0x22, head[i] != 0x5c { i += 1 }
-    guard i < head.count, head[i] == 0x22 else { return nil }
-    return String(decoding: head[start..<i], as: UTF8.self)
   }
 
   /// The index just after the first occurrence of `needle`.

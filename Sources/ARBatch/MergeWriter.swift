@@ -15,8 +15,6 @@ struct MergeWriter {
   private(set) var copied = 0
   /// Per view: lines of each merged line file.
   private var lineCounts: [String: [String: Int]] = [:]
-  /// Per view: `"event"` names counted in its `events.jsonl`.
-  private var eventNames: [String: [String: Int]] = [:]
 
   init(output: String, copying: Bool) {
     self.output = output
@@ -124,7 +122,6 @@ struct MergeWriter {
       if perFrame {
         try concatenation.commit()
         counts[name] = concatenation.lines
-        if name == "events.jsonl" { eventNames[view] = concatenation.eventNames }
       } else {
         // No line names a frame: a log of the whole run up to the shard's last frame (a
         // collaborative scene's messages.jsonl). Each shard's is a prefix of the next one's,
@@ -238,25 +235,34 @@ struct MergeWriter {
     if merged["framesWritten"] != nil {
       merged = merged.setting("framesWritten", .array(frames.map { .integer($0) }))
     }
-    if merged["events"] != nil, let events = lineCounts[view]?["events.jsonl"] {
-      merged = merged.setting("events", .integer(events))
+    // Counts a run accumulates from tick 0 (`events`, `warningEvents`, `warningCount`, `ticks`:
+    // every tick up to the last frame, written or skipped) are the last shard's: it replayed
+    // every tick up to the job's last frame, as the single run does.
+    let last = runs[runs.count - 1]
+    for key in Self.cumulativeCounts {
+      if merged[key] != nil, let value = last[key] { merged = merged.setting(key, value) }
+    }
+    // The first warning of the run: shard k saw every tick up to its last frame, so the first
+    // shard that saw one saw the run's first.
+    if merged["firstWarning"] != nil {
+      let first = runs.lazy.compactMap { $0["firstWarning"] }.first { $0 != .null }
+      merged = merged.setting("firstWarning", first ?? .null)
     }
     if let threads = runs.compactMap({ $0["threads"]?.integerValue }).max() {
       merged = merged.setting("threads", .integer(threads))
     }
     if merged["shard"] != nil { merged = merged.setting("shard", .null) }
-    // A scene with several views: per view, its frames and its events.jsonl's lines; the AR
-    // ticks run are the last shard's (ticks up to the last frame, as in a full run).
-    if let ticks = runs[runs.count - 1]["ticks"] { merged = merged.setting("ticks", ticks) }
-    if case .array(let views) = merged["views"] {
+    // A scene with several views: per view, the job's frames and the last shard's counts.
+    if case .array(let views) = merged["views"], case .array(let lastViews) = last["views"] {
       merged = merged.setting(
         "views",
         .array(
           views.map { entry in
             guard let name = entry["name"]?.stringValue else { return entry }
             var out = entry.setting("framesWritten", .array(frames.map { .integer($0) }))
-            if let events = lineCounts[name]?["events.jsonl"] {
-              out = out.setting("events", .integer(events))
+            let lastEntry = lastViews.first { $0["name"]?.stringValue == name }
+            for key in Self.cumulativeCounts {
+              if out[key] != nil, let value = lastEntry?[key] { out = out.setting(key, value) }
             }
             return out
           }))
@@ -292,6 +298,10 @@ struct MergeWriter {
     let path = (view.isEmpty ? output : output + "/" + view) + "/run.json"
     try FileIO.writeAtomically(Array((merged.text + "\n").utf8), to: path)
   }
+
+  /// `run.json` counts of every tick from τ = 0 to the last frame (Replay's `eventCount`,
+  /// warnings; a scene with several views: its `ticks`).
+  static let cumulativeCounts = ["events", "warningEvents", "warningCount", "ticks"]
 
   /// The shards' `timing` objects summed: `…Seconds` fields added up, `…MillisecondsPerFrame`
   /// recomputed from the summed seconds and the merged frame count (so they read as a single

@@ -94,12 +94,12 @@ public struct DisplayerKind: SessionKind {
       return DisplayerTap(t: tap.t, u: tap.u, v: tap.v)
     }
     let videos = try (section.videos ?? []).enumerated().map { i, video in
-      let videoPath = scene.resolvePath(video.path)
+      let videoPath = try scene.resolvePath(video.path, field: "displayers.videos[\(i)].path")
       _ = try scene.reading(videoPath, field: "displayers.videos[\(i)].path") {
         try Y4MReader(path: videoPath)
       }
       return DisplayerVideo(
-        path: scene.resolvePath(video.path), start: video.start ?? 0,
+        path: videoPath, start: video.start ?? 0,
         range: try scene.choice(
           video.range, YCbCrRange.self, field: "displayers.videos[\(i)].range"))
     }

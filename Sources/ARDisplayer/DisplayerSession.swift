@@ -134,6 +134,23 @@ public final class DisplayerSession: Session {
   // MARK: Steps
 
   private func tap(_ tap: DisplayerTap, _ context: inout TickContext) {
+    // A touch lands on the screen: the view spans pixel centres 0…W−1 and 0…H−1, so
+    // u ∈ [−0.5, W − 0.5], v ∈ [−0.5, H − 0.5]. A tap beyond that cannot happen on a device.
+    let width = Double(context.camera.intrinsics.width)
+    let height = Double(context.camera.intrinsics.height)
+    guard (-0.5...(width - 0.5)).contains(tap.u), (-0.5...(height - 0.5)).contains(tap.v) else {
+      context.emit(
+        "warning",
+        [
+          (
+            "reason",
+            .string(
+              "tap at (\(tap.u), \(tap.v)) is outside the \(Int(width))×\(Int(height)) view: "
+                + "a touch cannot happen there; ignored")
+          ), ("u", .number(tap.u)), ("v", .number(tap.v)),
+        ])
+      return
+    }
     // ARKit's `existingPlane`: the infinite plane of each anchor, nearest first.
     let results = HitTestScene(planes: context.planes).hitTest(
       u: tap.u, v: tap.v, types: [.existingPlane], camera: context.camera)

@@ -138,7 +138,7 @@ public struct RemoteAssistKind: SessionKind {
   public func configure(_ section: Section, in scene: inout SceneSection) throws
     -> any SessionConfiguration
   {
-    let strokesPath = scene.resolvePath(section.strokes)
+    let strokesPath = try scene.resolvePath(section.strokes, field: "remoteAssist.strokes")
     let log = try scene.reading(strokesPath, field: "remoteAssist.strokes") {
       try StrokeLog.read(path: strokesPath)
     }

@@ -37,6 +37,28 @@ public enum RemoteAssistMessage: Hashable, Sendable {
     }
   }
 
+  /// What `text`, classified as points, really is when it is not shaped like Darwin's
+  /// `[CGPoint]` text `[(x, y), …]` (nil when it is): a quoted command word, a point array as
+  /// swift-corelibs-foundation prints it on Linux (`[Foundation.CGPoint(x: 1.0, y: 2.0)]`), an
+  /// empty array, or other text. The app's parser finds no point in any of them, so it draws
+  /// nothing for such a message.
+  public static func nonBatchDescription(_ text: String) -> String? {
+    let trimmed = text.trimmingWhitespace
+    if trimmed.hasPrefix("[("), trimmed.hasSuffix(")]") { return nil }
+    if trimmed == "[]" { return "an empty point array" }
+    if trimmed.hasPrefix("[Foundation.CGPoint(") || trimmed.hasPrefix("[CGPoint(") {
+      return "a point array in the Linux Foundation format (CGPoint(x: …, y: …)), not "
+        + "Darwin's [(x, y), …]"
+    }
+    let unquoted = trimmed.dropFirst().dropLast()
+    if trimmed.count >= 2, trimmed.first == "\"", trimmed.last == "\"",
+      ["touch-start", "touch-end", "undo"].contains(String(unquoted))
+    {
+      return "the command word \(unquoted) inside quotes (the app compares the exact text)"
+    }
+    return "text that is neither a command word nor a point array"
+  }
+
   /// The app's parser: split on `"), ("`, then each piece on `", "`, and parse both halves as
   /// `Double`. The first piece keeps `[(` and the last keeps `)]`, so both fail: the first and
   /// last point of every batch are dropped (source-apps.md §2.9).

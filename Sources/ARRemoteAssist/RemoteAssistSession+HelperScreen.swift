@@ -35,16 +35,16 @@ extension RemoteAssistSession {
 
   /// The viewport camera of the frame the helper saw when drawing a point at `drawTime`
   /// (τ_seen = τ_draw − video latency). Outside the camera track: this tick's camera, and a
-  /// warning (once per message: `warn` is cleared through `warned`).
+  /// warning unless `warned` (then set: one warning per message).
   func seenCamera(
-    drawTime: Double, warn: Bool, warned: inout Bool, context: inout TickContext,
+    drawTime: Double, warned: inout Bool, context: inout TickContext,
     source: [(String, JSONValue)]
   ) -> Camera {
     let seen = configuration.helper.seenTime(drawTime: drawTime)
     do {
       return try context.viewportCamera(at: seen)
     } catch {
-      if warn {
+      if !warned {
         warned = true
         context.emit(
           "warning",

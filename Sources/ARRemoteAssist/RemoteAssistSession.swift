@@ -72,7 +72,12 @@ public final class RemoteAssistSession: Session {
   /// The delivery index (0 = the first message the source delivered) of each point that became
   /// a sphere during the latest `update`, in placement order (live latency measurement).
   public private(set) var placedMessageIndices: [Int] = []
-  private var recentDeliveries: [Int64] = []
+  /// Deliveries of the last second (the rate check).
+  private(set) var recentDeliveries = MessageRateWindow()
+
+  /// The work the rate check did so far: array elements appended, dropped or moved by its
+  /// sliding window (at most three per message; `arsim bench S1` prints it per message).
+  public var rateCheckOperations: Int { recentDeliveries.elementOperations }
 
   /// Creates a session replaying `messages` (in file order, each due at its `t`).
   public convenience init(
@@ -199,6 +204,13 @@ public final class RemoteAssistSession: Session {
         context.emit(
           "dropped-point", [("count", .integer(count)), ("reason", .string(reason))] + source)
       }
+      if points.isEmpty, let what = RemoteAssistMessage.nonBatchDescription(text) {
+        let reason = "\(what): the app's parser finds no point in it and ignores the message"
+        context.emit(
+          configuration.mode.correctsApp ? "warning" : "ignored-message",
+          [("reason", .string(reason))] + source)
+        return
+      }
       if dropped > 0 {
         let reason: String
         if configuration.mode.correctsApp {
@@ -234,7 +246,7 @@ public final class RemoteAssistSession: Session {
           let drawn = configuration.helper.drawTime(
             sendTime: message.t, pointIndex: pointIndex, pointCount: pieces)
           let seen = seenCamera(
-            drawTime: drawn, warn: !warnedSeen, warned: &warnedSeen, context: &context,
+            drawTime: drawn, warned: &warnedSeen, context: &context,
             source: source)
           guard
             let touched = touchedPixel(
@@ -248,9 +260,7 @@ public final class RemoteAssistSession: Session {
   }
 
   private func throttleCheck(context: inout TickContext, source: [(String, JSONValue)]) {
-    recentDeliveries.append(context.microseconds)
-    recentDeliveries.removeAll { $0 <= context.microseconds - 1_000_000 }
-    if recentDeliveries.count == Self.maximumMessagesPerSecond + 1 {
+    if recentDeliveries.record(context.microseconds) == Self.maximumMessagesPerSecond + 1 {
       context.emit(
         "warning",
         [("reason", "more than 30 messages in one second: over the data stream's rate limit")]

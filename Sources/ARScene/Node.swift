@@ -32,6 +32,9 @@ public final class Node {
   public var constraints: [Constraint] = []
   /// Whether the node is a stroke sphere (reported as `"stroke"` in trace.jsonl).
   public var strokeIndex: Int?
+  /// The plane anchor this node draws (reported as `"anchor"` in trace.jsonl), as ARSCNView
+  /// ties a node to its `ARAnchor`.
+  public var anchorIdentifier: String?
   /// A stroke sphere's helper point: message line, point index, surface hit (trace.jsonl).
   public var strokePoint: StrokePointOrigin?
 

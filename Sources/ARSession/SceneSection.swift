@@ -37,6 +37,16 @@ public struct SceneSection: Sendable {
     p.hasPrefix("/") || folder.isEmpty ? p : (folder == "/" ? "/" + p : folder + "/" + p)
   }
 
+  /// A path from the scene's `field`, resolved as by `resolvePath(_:)`.
+  /// - Throws: `InputError` `.badData` naming the field when the path holds a NUL character
+  ///   (the system would read the path only up to it: `track.txt\0/../x` opens `track.txt`).
+  public func resolvePath(_ p: String, field: String) throws -> String {
+    guard !InputText.containsNUL(p) else {
+      throw error(field, "the path \(InputText.quoted(p)) contains a NUL character")
+    }
+    return resolvePath(p)
+  }
+
   /// Runs `body`, which reads the file `file` named by the scene's `field`; when that file is
   /// missing or unreadable the error names the field and the scene file too, not just the path.
   /// - Throws: what `body` throws; `.missingInput` errors about `file` reworded as above.
@@ -48,7 +58,7 @@ public struct SceneSection: Sendable {
     {
       throw InputError(
         .missingInput, InputLocation(file: file, field: field),
-        "\(error.reason) (named by \(sceneFilePath) field '\(field)')")
+        "\(error.reason) (named by \(sceneFilePath) field \(InputText.quoted(field)))")
     }
   }
 
@@ -59,8 +69,8 @@ public struct SceneSection: Sendable {
   ) throws -> T? where T.RawValue == String {
     guard let value else { return nil }
     guard let parsed = T(rawValue: value) else {
-      throw error(
-        field, "'\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+      let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+      throw error(field, "\(InputText.quoted(value)) is not one of \(names)")
     }
     return parsed
   }

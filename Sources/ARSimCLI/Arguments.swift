@@ -9,9 +9,14 @@ struct Arguments {
   private var flags: Set<String> = []
 
   /// Parses `arguments`; `valueOptions` take a value, `flagOptions` do not.
-  /// - Throws: `UsageError` for an unknown option, a missing or empty value or a repeated
-  ///   option or flag.
+  /// - Throws: `UsageError` for an unknown option, a missing or empty value, a repeated
+  ///   option or flag, or a NUL character (a C path or number would stop there).
   init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String> = []) throws {
+    for (position, argument) in arguments.enumerated() where InputText.containsNUL(argument) {
+      let option = position > 0 && valueOptions.contains(arguments[position - 1])
+      let name = option ? arguments[position - 1] : "argument \(position + 1)"
+      throw UsageError("\(name) \(InputText.quoted(argument)): contains a NUL character")
+    }
     var index = 0
     while index < arguments.count {
       let argument = arguments[index]
@@ -43,7 +48,7 @@ struct Arguments {
           // Like a repeated value option: a doubled flag is usually a pasting mistake.
           guard flags.insert(name).inserted else { throw UsageError("\(name) given twice") }
         } else {
-          throw UsageError("unknown option '\(argument)'")
+          throw UsageError("unknown option \(InputText.quoted(argument))")
         }
       } else {
         positionals.append(argument)
@@ -61,7 +66,8 @@ struct Arguments {
     guard let text = values[name] else { return nil }
     guard let n = Int(text), range.contains(n) else {
       throw UsageError(
-        "\(name) '\(text)': expected an integer in \(range.lowerBound)…\(range.upperBound)")
+        "\(name) \(InputText.quoted(text)): expected an integer in \(range.lowerBound)…\(range.upperBound)"
+      )
     }
     return n
   }
@@ -70,8 +76,8 @@ struct Arguments {
   /// - Throws: `UsageError` when the value is not a finite number.
   func number(_ name: String) throws -> Double? {
     guard let text = values[name] else { return nil }
-    guard let x = Double(text), x.isFinite else {
-      throw UsageError("\(name) '\(text)': expected a number")
+    guard let x = InputText.double(text), x.isFinite else {
+      throw UsageError("\(name) \(InputText.quoted(text)): expected a number")
     }
     return x
   }
@@ -84,8 +90,8 @@ struct Arguments {
     -> Double?
   {
     guard let text = values[name] else { return nil }
-    guard let x = Double(text), x.isFinite, isAccepted(x) else {
-      throw UsageError("\(name) '\(text)': expected \(expected)")
+    guard let x = InputText.double(text), x.isFinite, isAccepted(x) else {
+      throw UsageError("\(name) \(InputText.quoted(text)): expected \(expected)")
     }
     return x
   }
@@ -97,7 +103,7 @@ struct Arguments {
     guard let text = values[name] else { return nil }
     guard let value = T(rawValue: text) else {
       let names = T.allCases.map(\.rawValue).joined(separator: ", ")
-      throw UsageError("\(name) '\(text)': expected one of \(names)")
+      throw UsageError("\(name) \(InputText.quoted(text)): expected one of \(names)")
     }
     return value
   }

@@ -22,40 +22,57 @@ enum BenchCommand {
       ],
       flagOptions: ["--sequential"])
     var scenes: [BenchScene] = []
+    var strokeLog = args.positionals.isEmpty
     var collaboration = false
     for name in args.positionals {
+      if name.uppercased() == "S1" {
+        strokeLog = true
+        continue
+      }
       if name.uppercased() == "B4" {
         collaboration = true
         continue
       }
       guard let scene = BenchScene(rawValue: name.uppercased()) else {
-        throw UsageError("unknown benchmark '\(name)' (B1, B2, B3, B4)")
+        throw UsageError("unknown benchmark \(InputText.quoted(name)) (B1, B2, B3, B4, S1)")
       }
       scenes.append(scene)
     }
-    if scenes.isEmpty && !collaboration { scenes = BenchScene.allCases }
-    var settings = BenchSettings(folder: args.value("--out") ?? "/tmp/arsim-bench")
+    if scenes.isEmpty, args.positionals.isEmpty { scenes = BenchScene.allCases }
+    var settings = BenchSettings(folder: args.value("--out") ?? "")
     settings.frames = try args.integer("--frames", in: 1...100_000) ?? 300
     settings.threads = try args.integer("--threads", in: 0...1024) ?? 0
     settings.supersampling = try args.integer("--supersampling", in: 1...8) ?? 1
     settings.png = args.value("--png") ?? "fast"
     guard ["fast", "small"].contains(settings.png) else {
-      throw UsageError("--png '\(settings.png)': expected fast or small")
+      throw UsageError("--png \(InputText.quoted(settings.png)): expected fast or small")
     }
     if let name = args.value("--instruction-set") {
       // Case-insensitive, like the scene names (`AVX2`, `b3`).
       guard let instructionSet = InstructionSet(rawValue: name.lowercased()) else {
         throw UsageError(
-          "--instruction-set '\(name)': expected automatic, baseline, avx2 or avx512")
+          "--instruction-set \(InputText.quoted(name)): expected automatic, baseline, avx2 or avx512"
+        )
       }
       settings.instructionSet = instructionSet
     }
     if let track = args.value("--track") {
       settings.trackPath = track
-    } else {
+    } else if !scenes.isEmpty || collaboration {
       try checkDefaultTrack(settings.trackPath)
     }
     settings.pipelined = !args.has("--sequential")
+    if args.value("--out") == nil, !scenes.isEmpty || collaboration {
+      // A fixed name under /tmp would let another local user plant links or files there.
+      settings.folder = try makePrivateFolder()
+      output.print(
+        "bench: writing into \(settings.folder) (removed afterwards; --out DIR keeps it)")
+    }
+    defer {
+      if args.value("--out") == nil, !scenes.isEmpty || collaboration {
+        try? FileManager.default.removeItem(atPath: settings.folder)
+      }
+    }
     for scene in scenes {
       let r = try Bench.run(scene, settings: settings)
       let (width, height) = scene.size
@@ -101,7 +118,32 @@ enum BenchCommand {
           + "\(formatted(r.perFrameMilliseconds, 2)) ms/frame (4 runs \(formatted(r.singleViewSeconds, 2)) s); "
           + "ratio \(formatted(r.ratio, 3)) (target ≤ 1.2)")
     }
+    if strokeLog {
+      let r = StrokeLogBench.run()
+      output.print(
+        "S1 stroke log: \(r.messages) touch-end messages within 2 s, \(r.ticks) AR ticks, "
+          + "no rendering")
+      output.print(
+        "  \(formatted(r.seconds, 2)) s, \(formatted(Double(r.messages) / max(r.seconds, 1e-9), 0)) "
+          + "messages/s; rate check \(formatted(r.rateCheckOperationsPerMessage, 2)) "
+          + "operations/message; \(r.warnings) rate warning(s)")
+    }
     return .ok
+  }
+
+  /// A new folder only this user can enter (`mkdtemp`, mode 0700) in `$TMPDIR` or `/tmp`.
+  /// - Throws: `InputError` `.cannotCreate`.
+  static func makePrivateFolder() throws -> String {
+    var base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+    if base.isEmpty { base = "/tmp" }
+    while base.count > 1, base.hasSuffix("/") { base.removeLast() }
+    var template = Array((base + "/arsim-bench-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else {
+      throw InputError(
+        .cannotCreate, InputLocation(file: base + "/arsim-bench-XXXXXX"),
+        String(cString: strerror(errno)))
+    }
+    return String(cString: made)
   }
 
   /// Checks that the default track (a path relative to the current folder) exists.

@@ -6,7 +6,9 @@ import ARSupport
 extension CompareCommand {
   /// The folder comparison as a self-contained HTML page: a summary, then for each failing
   /// frame its expected, actual and diff images side by side (relative paths into the report
-  /// folder's `expected/`, `actual/` and `diff/`), then missing, extra and unreadable files.
+  /// folder's `expected/`, `actual/` and `diff/`) and below them the same three cropped to the
+  /// differences' bounding box and enlarged (`zoom/…`, `DifferenceZoom`), then missing, extra
+  /// and unreadable files.
   static func report(_ rows: [Row], options: Options) -> String {
     let mode =
       options.exact ? "exact" : "perceptual, threshold \(options.threshold ?? 0.1)"
@@ -24,7 +26,9 @@ extension CompareCommand {
       .frame { margin: 1.5em 0; border-top: 1px solid #ccc; padding-top: .8em; }
       .images { display: flex; gap: 12px; flex-wrap: wrap; }
       figure { margin: 0; }
-      figure img { width: 31vw; height: auto; border: 1px solid #999; image-rendering: pixelated; }
+      figure img { height: 40vh; max-width: 31vw; object-fit: contain; border: 1px solid #999;
+        image-rendering: pixelated; }
+      .zoom figure img { height: auto; max-height: 40vh; }
       figcaption { font-weight: 600; margin-bottom: 4px; }
       .different, .missing, .extra, .unreadable { color: #b00; }
       .same { color: #070; }
@@ -50,7 +54,16 @@ extension CompareCommand {
       html += figure("expected", "expected/" + path)
       html += figure("actual", "actual/" + path)
       if row.hasDiff { html += figure("diff", "diff/" + path) }
-      html += "</div></div>\n"
+      html += "</div>\n"
+      if let zoom = row.zoom {
+        html += "<p>Close-up: \(escape(zoom.crop.description)), enlarged ×\(zoom.factor)</p>"
+        html += "<div class=\"images zoom\">\n"
+        html += figure("expected ×\(zoom.factor)", "zoom/expected/" + path)
+        html += figure("actual ×\(zoom.factor)", "zoom/actual/" + path)
+        if row.hasDiff { html += figure("diff ×\(zoom.factor)", "zoom/diff/" + path) }
+        html += "</div>\n"
+      }
+      html += "</div>\n"
     }
     html += "</body></html>\n"
     return html

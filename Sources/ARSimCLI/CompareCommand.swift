@@ -156,6 +156,8 @@ enum CompareCommand {
     var detail: String
     var hasImages = false
     var hasDiff = false
+    /// The close-up of the differences written to `zoom/{expected,actual,diff}/NAME`.
+    var zoom: DifferenceZoom?
   }
 
   static func compareFolders(_ options: Options, output: CommandOutput) throws -> ExitCode {
@@ -176,7 +178,10 @@ enum CompareCommand {
     var folderMade = false
     func makeFolders() throws {
       guard !folderMade else { return }
-      for sub in ["", "/expected", "/actual", "/diff"] {
+      for sub in [
+        "", "/expected", "/actual", "/diff", "/zoom", "/zoom/expected", "/zoom/actual",
+        "/zoom/diff",
+      ] {
         try FileIO.createDirectory(reportFolder + sub)
       }
       folderMade = true
@@ -217,6 +222,15 @@ enum CompareCommand {
         if let diff = result.difference?.diffImage {
           try diff.writePNG(to: reportFolder + "/diff/" + name)
           row.hasDiff = true
+        }
+        if let box = result.difference?.boundingBox {
+          let zoom = DifferenceZoom(box: box, width: expected.width, height: expected.height)
+          try zoom.apply(to: expected).writePNG(to: reportFolder + "/zoom/expected/" + name)
+          try zoom.apply(to: actual).writePNG(to: reportFolder + "/zoom/actual/" + name)
+          if let diff = result.difference?.diffImage {
+            try zoom.apply(to: diff).writePNG(to: reportFolder + "/zoom/diff/" + name)
+          }
+          row.zoom = zoom
         }
       }
       rows.append(row)

@@ -24,6 +24,8 @@ public enum ExitCode: Int32, Sendable {
   case systemError = 71
   /// An output file could not be created (EX_CANTCREAT).
   case cannotCreate = 73
+  /// A busy resource, e.g. an output folder another run is writing into (EX_TEMPFAIL).
+  case temporaryFailure = 75
   /// A live peer broke the handshake or the wire format (EX_PROTOCOL).
   case protocolError = 76
   /// Stopped by SIGINT or SIGTERM after a clean shutdown (128 + SIGINT).
@@ -36,6 +38,7 @@ public enum ExitCode: Int32, Sendable {
     case .missingInput: self = .missingInput
     case .usage: self = .usage
     case .cannotCreate: self = .cannotCreate
+    case .temporaryFailure: self = .temporaryFailure
     }
   }
 }

@@ -13,7 +13,7 @@ import Foundation
 #endif
 
 /// `arsim render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto[/N]] [--threads N]
-/// [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--report]`.
+/// [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--report] [--wait-for-lock]`.
 enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
     -> ExitCode
@@ -24,7 +24,7 @@ enum RenderCommand {
     let args = try Arguments(
       arguments,
       valueOptions: ["--out", "--frames", "--shard", "--threads", "--participant", "--video"],
-      flagOptions: ["--helper-view", "--report", "--hud"])
+      flagOptions: ["--helper-view", "--report", "--hud", "--wait-for-lock"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
@@ -40,6 +40,7 @@ enum RenderCommand {
     var options = ReplayOptions(
       outputDirectory: directory, frameRange: plan.frames, threads: threads)
     options.runFields = plan.runFields
+    options.waitsForLock = args.has("--wait-for-lock")
     if args.has("--helper-view") {
       guard scene.sessions.contains(where: { $0.key == "remoteAssist" }) else {
         throw UsageError("--helper-view needs a scene with a remoteAssist section")
@@ -84,8 +85,18 @@ enum RenderCommand {
       "arsim render: \(summary.framesWritten.count) "
         + (summary.framesWritten.count == 1 ? "frame" : "frames")
         + (plan.shard.map { " (shard \($0))" } ?? "") + " → \(directory) "
-        + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)")
+        + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)"
+        + warningsNote(summary))
     return try finishWatchOutputs(args, video: video, directory: directory, output: output)
+  }
+
+  /// `; 3 warnings, the first: …` for the summary line ("" without warnings), so warnings
+  /// raised during the replay are seen without opening events.jsonl.
+  static func warningsNote(_ summary: ReplaySummary) -> String {
+    guard summary.warningCount > 0, let first = summary.firstWarning else { return "" }
+    let shown = first.count > 160 ? String(first.prefix(160)) + "…" : first
+    return "; \(summary.warningCount) " + (summary.warningCount == 1 ? "warning" : "warnings")
+      + " (\(summary.warningEventCount) in events.jsonl), the first: \(shown)"
   }
 
   /// The number of `frame_NNNNN.png` files in `directory` that this run did not write.
@@ -107,7 +118,10 @@ enum RenderCommand {
     if parts.count == 1, !text.contains(".."), let a = Int(parts[0]), a >= 0 { return a...a }
     guard text.contains(".."), parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]),
       a >= 0, b >= a
-    else { throw UsageError("--frames '\(text)': expected A..B with 0 ≤ A ≤ B (inclusive)") }
+    else {
+      throw UsageError(
+        "--frames \(InputText.quoted(text)): expected A..B with 0 ≤ A ≤ B (inclusive)")
+    }
     return a...b
   }
 }

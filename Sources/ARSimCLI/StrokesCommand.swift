@@ -32,11 +32,13 @@ enum StrokesCommand {
     var simulation = HelperSimulation()
     if let view = args.value("--view") {
       let parts = view.lowercased().split(separator: "x")
-      guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+      guard parts.count == 2, let w = InputText.double(parts[0]),
+        let h = InputText.double(parts[1]),
         (1...maximumViewPoints).contains(w), (1...maximumViewPoints).contains(h)
       else {
         throw UsageError(
-          "--view '\(view)': expected WIDTHxHEIGHT in points, each 1 to 100000, e.g. 390x844")
+          "--view \(InputText.quoted(view)): expected WIDTHxHEIGHT in points, each 1 to 100000, e.g. 390x844"
+        )
       }
       simulation.viewSize = Vector2(w, h)
     }

@@ -25,7 +25,7 @@ enum TrackCommand {
     case "convert":
       guard let target = parsed.target else { throw UsageError("track convert needs --to tum") }
       guard target == "tum" else {
-        throw UsageError("--to '\(target)': only 'tum' is supported")
+        throw UsageError("--to \(InputText.quoted(target)): only 'tum' is supported")
       }
       guard parsed.positionals.count == 2 else {
         throw UsageError("track convert takes FILE and OUT, got \(parsed.positionals.count)")
@@ -38,7 +38,8 @@ enum TrackCommand {
       try FileIO.writeAtomically(Array(track.tumText.utf8), to: parsed.positionals[1])
       return .ok
     default:
-      throw UsageError("unknown track subcommand '\(subcommand)': expected 'info' or 'convert'")
+      throw UsageError(
+        "unknown track subcommand \(InputText.quoted(subcommand)): expected 'info' or 'convert'")
     }
   }
 

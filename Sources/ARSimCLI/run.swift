@@ -11,6 +11,7 @@ let usage = """
   COMMANDS:
     render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
            [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--report]
+           [--wait-for-lock]
                             Replay a scene and write PNG frames, events, trace and run.json
                             (--helper-view: also the remote helper's screen, DIR/helper/; a
                             collaborative scene: one folder per participant); --hud draws
@@ -26,7 +27,7 @@ let usage = """
                             OUT-<view>.mp4 per participant view.
     report DIR              Write DIR/report.html: contact sheet, event timeline, map, timings.
     track info FILE [--format F] [--times FILE] [--sensor FILE]
-               [--camera-axes opencv|arkit] [--world-up y|z|minusY]
+               [--camera-axes opencv|arkit|androidSensor] [--world-up y|z|minusY]
                             Summarise a camera track.
     track convert FILE --to tum OUT [same options as info]
                             Convert a camera track to TUM text in ARKit frames.
@@ -45,7 +46,7 @@ let usage = """
     compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
             [--diff OUT] [--exact]
                             Compare two PNG files or two folders of PNGs.
-    bench [B1|B2|B3|B4 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
+    bench [B1|B2|B3|B4|S1 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
           [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE]
           [--out DIR]
                             Run the rendering benchmarks (Documentation/Performance.md).
@@ -58,13 +59,14 @@ let usage = """
 
   Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input,
   69 unavailable (a needed tool missing: ffmpeg; a live peer refused, timed out or went away),
-  70 internal, 71 system error, 73 cannot create output, 76 live protocol error,
+  70 internal, 71 system error, 73 cannot create output, 75 output folder busy, 76 live
+  protocol error,
   130 interrupted.
   """
 
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
 /// process exit code (sysexits: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input,
-/// 70 internal, 73 cannot create output). Scenes may use the built-in session kinds
+/// 70 internal, 73 cannot create output, 75 output folder busy). Scenes may use the built-in session kinds
 /// (`SessionRegistry.builtIn`).
 public func run(arguments: [String]) -> Int32 {
   run(arguments: arguments, registry: .builtIn, output: .standard)
@@ -116,7 +118,7 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
       output.print(usage)
       code = .ok
     default:
-      output.printError("arsim: unknown command '\(command)'\n\n\(usage)")
+      output.printError("arsim: unknown command \(InputText.quoted(command))\n\n\(usage)")
       code = .usage
     }
   } catch let error as UsageError {

@@ -6,15 +6,13 @@
 
 /// Whole-file reads and atomic writes with POSIX calls (no Foundation in ARRender).
 public enum FileIO {
-  /// Reads a whole file of at most `maximumBytes` (default 1 GiB), so that a device such as
-  /// `/dev/zero` or a runaway file ends in an error instead of exhausting memory.
-  /// - Throws: `InputError` `.missingInput` when it cannot be opened, `.badData` on a read error
-  ///   or when the file is longer than `maximumBytes`.
+  /// Reads a whole file of at most `maximumBytes` (default 1 GiB), so that a runaway file ends
+  /// in an error instead of exhausting memory.
+  /// - Throws: `InputError` `.missingInput` when it cannot be opened or is not a regular file
+  ///   (`openInput(_:)`), `.badData` on a read error or when the file is longer than
+  ///   `maximumBytes`.
   public static func read(_ path: String, maximumBytes: Int = 1 << 30) throws -> [UInt8] {
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else {
-      throw InputError(.missingInput, InputLocation(file: path), String(cString: strerror(errno)))
-    }
+    let fd = try openInput(path)
     defer { close(fd) }
     var out: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -35,96 +33,81 @@ public enum FileIO {
     return out
   }
 
+  /// Opens an input file for reading and returns its descriptor (the caller closes it). The
+  /// open does not block (`O_NONBLOCK`, cleared afterwards), and anything but a regular file —
+  /// a FIFO, socket, device or folder — is refused, so a FIFO given as a track cannot hang a
+  /// run and every input kind answers a folder the same way.
+  /// - Throws: `InputError` `.badData` for a path with a NUL character (C would cut it there),
+  ///   `.missingInput` (exit 66) when it cannot be opened or is not a regular file.
+  public static func openInput(_ path: String) throws -> Int32 {
+    guard !InputText.containsNUL(path) else {
+      throw InputError(
+        .badData, InputLocation(file: InputText.quoted(path)),
+        "the path contains a NUL character")
+    }
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw InputError(.missingInput, InputLocation(file: path), String(cString: strerror(errno)))
+    }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let reason = String(cString: strerror(errno))
+      close(fd)
+      throw InputError(.missingInput, InputLocation(file: path), reason)
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      throw InputError(
+        .missingInput, InputLocation(file: path),
+        "is not a regular file but \(kindName(info.st_mode)); inputs must be regular files")
+    }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    return fd
+  }
+
   /// The suffix of temporary files; a crashed run may leave `NAME.arsim-tmp-PID` files, which
   /// `removeStaleTemporaryFiles(in:)` deletes.
   public static let temporarySuffix = ".arsim-tmp-"
 
   /// Writes `bytes` to `path` atomically: a temporary file in the same folder, then `rename`,
-  /// so readers never see a partial file under the final name. A symbolic link is followed
-  /// (the file it resolves to is replaced, the link stays); a device, FIFO, socket or folder is
-  /// refused, never renamed over (see `destination(for:)`).
+  /// so readers never see a partial file under the final name. Symbolic links in the folder's
+  /// path are followed (`Output` may be a link to another disk), but not at the final name: a
+  /// link, device, FIFO, socket or folder there is refused, never written through or renamed
+  /// over (`OutputFolder`).
   /// - Throws: `InputError` `.cannotCreate` naming the path and the system's reason.
   public static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-    let target = try destination(for: path)
-    let temporary = try writeTemporary(bytes, for: target)
-    try commit(temporary, to: target, named: path)
+    let (folder, name) = split(path)
+    try OutputFolder(folder, shownAs: folder.isEmpty ? "." : folder)
+      .writeAtomically(bytes, name: name)
   }
 
-  /// The file an atomic write of `path` must replace: `path` itself when it is missing or a
-  /// regular file, else the file its symbolic links resolve to (`resolvingLinks(_:)`), so the
-  /// link itself is kept.
-  /// - Throws: `InputError` `.cannotCreate` naming `path` when it (or the end of its links) is
-  ///   not a regular file (device, FIFO, socket, folder), which `rename` would replace, or when
-  ///   the links loop.
+  /// The path an atomic write of `path` replaces: `path` itself, once checked — symbolic links
+  /// at the final name are not followed (`OutputFolder.checkReplaceable(_:)`).
+  /// - Throws: `InputError` `.cannotCreate` naming `path` when a symbolic link, device, FIFO,
+  ///   socket or folder is there (a folder that cannot be opened is left to the write).
   public static func destination(for path: String) throws -> String {
-    let resolved = try resolvingLinks(path)
-    var info = stat()
-    if lstat(resolved, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-      throw notRegular(path, resolved: resolved, mode: info.st_mode)
+    let (folder, name) = split(path)
+    // A folder that cannot be opened holds nothing to check; the write itself reports it.
+    guard let open = try? OutputFolder(folder, shownAs: folder.isEmpty ? "." : folder) else {
+      return path
     }
-    return resolved
+    try open.checkReplaceable(name)
+    return path
   }
 
-  /// `path` with its symbolic links followed one by one (relative targets against the link's
-  /// folder, like `realpath`), so a temporary file beside the result can be renamed onto it; a
-  /// dangling link resolves to the file it names, which a write then creates. Whatever is at
-  /// the result is not checked (`commit(_:to:named:)` refuses non-regular files).
-  /// - Throws: `InputError` `.cannotCreate` naming `path` when the links loop or cannot be
-  ///   read.
-  public static func resolvingLinks(_ path: String) throws -> String {
-    var current = path
-    for _ in 0..<40 {
-      var info = stat()
-      guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
-      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-      let n = readlink(current, &buffer, buffer.count - 1)
-      guard n > 0 else {
-        throw InputError(
-          .cannotCreate, InputLocation(file: path), String(cString: strerror(errno)))
-      }
-      let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      if target.hasPrefix("/") {
-        current = target
-      } else if let slash = current.lastIndex(of: "/") {
-        current = String(current[...slash]) + target
-      } else {
-        current = target
-      }
-    }
-    throw InputError(.cannotCreate, InputLocation(file: path), "too many levels of symbolic links")
-  }
-
-  /// "is not a regular file (a FIFO)", naming where a link led.
-  private static func notRegular(_ path: String, resolved: String, mode: mode_t) -> InputError {
-    let kind: String
-    switch mode & S_IFMT {
-    case S_IFDIR: kind = "a folder"
-    case S_IFIFO: kind = "a FIFO"
-    case S_IFSOCK: kind = "a socket"
-    case S_IFCHR: kind = "a character device"
-    case S_IFBLK: kind = "a block device"
-    case S_IFLNK: kind = "a symbolic link"
-    default: kind = "a special file"
-    }
-    let via = resolved == path ? "" : " (via a symbolic link to \(resolved))"
-    return InputError(
-      .cannotCreate, InputLocation(file: path),
-      "is not a regular file\(via) but \(kind); refusing to replace it")
-  }
-
-  /// Moves a temporary file written by `writeTemporary(_:for:)` to its final name (atomic
-  /// `rename`); the temporary is removed if that fails. `path` must be a result of
-  /// `destination(for:)`: anything there that is not a regular file (a symbolic link included)
-  /// is refused, not replaced.
+  /// Renames `temporary` (a file in the same folder) onto `path` after checking what is there
+  /// (`destination(for:)`); the temporary is removed when that fails. A link planted after the
+  /// check is replaced by the rename, never followed.
   /// - Parameter name: the path the user gave, for errors (default `path`).
   /// - Throws: `InputError` `.cannotCreate`.
   public static func commit(_ temporary: String, to path: String, named name: String? = nil)
     throws
   {
-    var info = stat()
-    if lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+    do {
+      _ = try destination(for: path)
+    } catch let error as InputError {
       unlink(temporary)
-      throw notRegular(name ?? path, resolved: path, mode: info.st_mode)
+      throw InputError(error.kind, InputLocation(file: name ?? path), error.reason)
     }
     guard rename(temporary, path) != 0 else { return }
     let reason = String(cString: strerror(errno))
@@ -132,35 +115,24 @@ public enum FileIO {
     throw InputError(.cannotCreate, InputLocation(file: name ?? path), reason)
   }
 
-  /// Writes `bytes` to a temporary file beside `path` (`path.arsim-tmp-PID`) and returns its
-  /// name; `commit(_:to:)` then publishes it.
-  /// - Throws: `InputError` `.cannotCreate` naming the path and the system's reason.
-  public static func writeTemporary(_ bytes: [UInt8], for path: String) throws -> String {
-    let temporary = path + temporarySuffix + String(getpid())
-    // A leftover of an earlier process with the same id goes first; O_EXCL then never writes
-    // through whatever else may have been put under the temporary name.
-    unlink(temporary)
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-    guard fd >= 0 else {
-      throw InputError(.cannotCreate, InputLocation(file: path), String(cString: strerror(errno)))
+  /// `path` split into its folder ("" for the current one) and final name.
+  static func split(_ path: String) -> (folder: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+    let folder = String(path[..<slash])
+    return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+  }
+
+  /// "a FIFO", "a folder", … for an `st_mode`.
+  static func kindName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFDIR: return "a folder"
+    case S_IFIFO: return "a FIFO"
+    case S_IFSOCK: return "a socket"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFLNK: return "a symbolic link"
+    default: return "a special file"
     }
-    var written = 0
-    var failure: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
-      while written < buffer.count {
-        let n = Glibc.write(fd, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        written += n
-      }
-    }
-    close(fd)
-    if failure == 0 { return temporary }
-    unlink(temporary)
-    throw InputError(.cannotCreate, InputLocation(file: path), String(cString: strerror(failure)))
   }
 
   /// Deletes `*.arsim-tmp-*` files left in `directory` by an interrupted run.

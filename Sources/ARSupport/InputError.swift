@@ -22,7 +22,8 @@ public struct InputLocation: Hashable, Sendable, CustomStringConvertible {
     var s = file
     if let line { s += ":\(line)" }
     if let byteOffset { s += " (byte \(byteOffset))" }
-    if let field { s += ": field '\(field)'" }
+    // Field paths come from the input's own keys, so they are quoted as excerpts too.
+    if let field { s += ": field " + InputText.quoted(field, limit: 80) }
     return s
   }
 }
@@ -37,6 +38,9 @@ public enum InputErrorKind: Sendable {
   case usage
   /// Output could not be written (exit 73, EX_CANTCREAT).
   case cannotCreate
+  /// A resource is busy for now, e.g. another process writes into the output folder; trying
+  /// again later may work (exit 75, EX_TEMPFAIL).
+  case temporaryFailure
 }
 
 /// An error in user input that names where it is. Every reader's and codec's error type

@@ -70,8 +70,11 @@ struct ShardFixture {
   }
 
   /// File names in `folder`, sorted.
+  /// The folder's entries, without the output lock a render leaves (`.arsim-lock`: not part
+  /// of the output, and a merge does not write one).
   func names(_ folder: String) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0 != ".arsim-lock" }
+      .sorted()
   }
 
   func inode(_ path: String) -> UInt64 {

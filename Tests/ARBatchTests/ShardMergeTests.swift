@@ -80,6 +80,23 @@ struct ShardMergeTests {
     }
   }
 
+  @Test("a job that starts after an event: run.json counts every tick's events, as the single run")
+  func countsFromTickZero() throws {
+    defer { fixture.remove() }
+    // Frames 16..29: the touch-start of frame 15 is raised (counted) but not written.
+    let single = try full("16..29")
+    let shards = try (1...2).map { try fixture.renderShard($0, of: 2, frames: "16..29") }
+    let merged = fixture.root + "/merged"
+    let result = fixture.arsim(["merge", merged] + shards)
+    #expect(result.code == 0, "\(result.standardError)")
+    let run = try fixture.runFile(merged)
+    #expect(run == (try fixture.runFile(single)))
+    #expect(run["events"] as? Int == 2)
+    let lines = try String(contentsOfFile: merged + "/events.jsonl", encoding: .utf8)
+    #expect(lines.split(separator: "\n").count == 1)
+    #expect(try fixture.bytes(merged + "/events.jsonl") == fixture.bytes(single + "/events.jsonl"))
+  }
+
   @Test("re-running a shard into its folder (a requeued task) restores the same bytes")
   func rerun() throws {
     defer { fixture.remove() }

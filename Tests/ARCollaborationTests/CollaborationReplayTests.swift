@@ -251,7 +251,7 @@ struct CollaborationReplayTests {
       var out: [String: [UInt8]] = [:]
       for view in ["A", "B", "C"] {
         for name in try FileManager.default.contentsOfDirectory(atPath: root + "/" + view)
-        where name != "run.json" {
+        where name != "run.json" && name != ".arsim-lock" {
           out[view + "/" + name] = Array(
             try Data(contentsOf: URL(fileURLWithPath: root + "/" + view + "/" + name)))
         }

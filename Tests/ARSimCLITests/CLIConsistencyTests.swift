@@ -67,7 +67,7 @@ struct CLIConsistencyTests {
     "COMMAND --help prints that command's lines of the overview",
     arguments: [
       (["render", "--help"], "render", "  arsim render SCENE.json [--out DIR]"),
-      (["bench", "--help"], "bench", "  arsim bench [B1|B2|B3|B4 ...] [--frames N]"),
+      (["bench", "--help"], "bench", "  arsim bench [B1|B2|B3|B4|S1 ...] [--frames N]"),
       (["track", "info", "--help"], "track", "  arsim track info FILE [--format F]"),
       (["strokes", "-h"], "strokes", "  arsim strokes from-quickdraw FILE.ndjson --drawing N"),
     ])
@@ -92,7 +92,7 @@ struct CLIConsistencyTests {
         """
         USAGE:
           arsim track info FILE [--format F] [--times FILE] [--sensor FILE]
-                           [--camera-axes opencv|arkit] [--world-up y|z|minusY]
+                           [--camera-axes opencv|arkit|androidSensor] [--world-up y|z|minusY]
                                         Summarise a camera track.
           arsim track convert FILE --to tum OUT [same options as info]
         """))

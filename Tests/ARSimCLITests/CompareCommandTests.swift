@@ -162,6 +162,37 @@ struct CompareCommandTests {
     #expect(diff[1, 1] == (255, 0, 0, 255))
   }
 
+  @Test("folders: a small difference in a large frame gets an enlarged close-up beside the images")
+  func zoomedCloseUp() throws {
+    // 1920 × 1440 grey frames; the actual has a 24 × 15 px white block at (1000, 700).
+    let grey = Image(width: 1920, height: 1440, fill: (90, 90, 90, 255))
+    var changed = grey
+    for v in 700..<715 { for u in 1000..<1024 { changed[u, v] = (255, 255, 255, 255) } }
+    _ = try write(grey, "expected/frame_00000.png")
+    _ = try write(changed, "actual/frame_00000.png")
+    let out = root + "/report"
+    let (code, output) = run([root + "/expected", root + "/actual", "--diff", out])
+    #expect(code == 1, "\(output.standardError)")
+    // Crop = box ± 8 px: u 992…1031 (40 px), v 692…722 (31 px); factor ⌊480 / 40⌋ = 12.
+    let zoomed = try Image(contentsOfPNG: out + "/zoom/actual/frame_00000.png")
+    #expect(zoomed.width == 40 * 12 && zoomed.height == 31 * 12)
+    #expect(zoomed[0, 0] == (90, 90, 90, 255))  // margin: source (992, 692)
+    #expect(zoomed[8 * 12, 8 * 12] == (255, 255, 255, 255))  // source (1000, 700)
+    #expect(zoomed[8 * 12 - 1, 8 * 12] == (90, 90, 90, 255))  // source (999, 700)
+    #expect(zoomed[32 * 12 - 1, 23 * 12 - 1] == (255, 255, 255, 255))  // source (1023, 714)
+    #expect(zoomed[32 * 12, 23 * 12 - 1] == (90, 90, 90, 255))  // source (1024, 714)
+    let expectedZoom = try Image(contentsOfPNG: out + "/zoom/expected/frame_00000.png")
+    #expect(expectedZoom == Image(width: 480, height: 372, fill: (90, 90, 90, 255)))
+    let diffZoom = try Image(contentsOfPNG: out + "/zoom/diff/frame_00000.png")
+    #expect(diffZoom[8 * 12, 8 * 12] == (255, 0, 0, 255))
+    let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+    #expect(html.contains("<img src=\"zoom/expected/frame_00000.png\""))
+    #expect(html.contains("<img src=\"zoom/actual/frame_00000.png\""))
+    #expect(html.contains("<img src=\"zoom/diff/frame_00000.png\""))
+    #expect(html.contains("(992, 692)–(1031, 722)"))
+    #expect(html.contains("×12"))
+  }
+
   @Test("folders without --diff: nothing written when all match, <ACTUAL>-compare otherwise")
   func defaultReportFolder() throws {
     _ = try write(Self.image(), "e/frame.png")

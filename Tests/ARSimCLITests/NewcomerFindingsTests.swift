@@ -33,12 +33,12 @@ struct NewcomerFindingsTests {
     #expect(output.standardError.contains("needs a non-empty value"))
   }
 
-  @Test("a scene that is an endless device fails as bad data, not by running out of memory")
+  @Test("a scene that is an endless device is refused as not a regular file, without reading")
   func endlessScene() {
     let (code, output) = run(["render", "/dev/zero"])
-    #expect(code == 65)
-    #expect(output.standardError.contains("/dev/zero"))
-    #expect(output.standardError.contains("longer than 64 MiB"))
+    #expect(code == 66)
+    #expect(
+      output.standardError.contains("/dev/zero: is not a regular file but a character device"))
   }
 
   @Test("FileIO.read stops at its limit")
@@ -110,5 +110,23 @@ struct NewcomerFindingsTests {
     let (code, output) = run(["bench", "B3", "--frames", "1", "--out", file])
     #expect(code == 73, "\(output.standardError)")
     #expect(!output.standardError.contains("NSCocoaErrorDomain"))
+  }
+
+  @Test("bench without --out writes into a new private folder and removes it afterwards")
+  func benchPrivateFolder() throws {
+    let track = root + "/short.txt"
+    let rows = (0..<3).map { i in "\(i * 100_000_000) 1 0 0 0 0 1 0 0 0 0 1 0" }
+    try FileIO.writeAtomically(Array((rows.joined(separator: "\n") + "\n").utf8), to: track)
+    for frames in ["1", "8"] {  // a finished run, and one that fails (the track is too short)
+      let (code, output) = run(["bench", "B3", "--frames", frames, "--track", track])
+      #expect(code == (frames == "1" ? 0 : 65), "\(output.standardError)")
+      let line = output.standardOutput.split(separator: "\n").first {
+        $0.hasPrefix("bench: writing into ")
+      }
+      let folder = line.map { String($0.dropFirst(20).prefix { $0 != " " }) } ?? ""
+      #expect(folder.contains("/arsim-bench-"), "\(output.standardOutput)")
+      #expect(folder != "/tmp/arsim-bench")
+      #expect(!folder.isEmpty && !FileManager.default.fileExists(atPath: folder))
+    }
   }
 }

@@ -64,7 +64,13 @@ package enum JSONDecoding {
         InputLocation(file: file, line: line ?? problem.line, field: problem.field),
         "invalid JSON at \(where_): \(problem.reason)")
     }
-    let (field, reason) = describe(error)
+    var (field, reason) = describe(error)
+    if case .dataCorrupted(let context) = error, context.debugDescription == JSONInteger.expected {
+      reason = JSONInteger.expected
+      if let field, let text = JSONSyntaxLocator.numberText(ofField: field, in: bytes) {
+        reason += ", found " + InputText.quoted(text).dropFirst().dropLast()
+      }
+    }
     return InputError(.badData, InputLocation(file: file, line: line, field: field), reason)
   }
 

@@ -10,6 +10,10 @@ public struct JSONInteger: Decodable, Hashable, Sendable {
   /// Creates a value.
   public init(_ value: Int) { self.value = value }
 
+  /// The error text; `JSONDecoding.locatedError` adds the number as written in the file
+  /// (a `Double` would print 1000000000000000000 as 1e+18).
+  static let expected = "expected an integer from -2^53 to 2^53"
+
   /// Decodes a whole number with |x| ≤ 2⁵³.
   /// - Throws: `DecodingError.dataCorrupted` (with the coding path) for fractions and values
   ///   out of range.
@@ -19,7 +23,7 @@ public struct JSONInteger: Decodable, Hashable, Sendable {
     guard number.isFinite, number == number.rounded(), abs(number) <= 9_007_199_254_740_992
     else {
       throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "expected an integer, found \(number)")
+        in: container, debugDescription: Self.expected)
     }
     value = Int(number)
   }

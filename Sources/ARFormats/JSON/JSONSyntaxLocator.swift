@@ -54,6 +54,19 @@ package enum JSONSyntaxLocator {
     return nil
   }
 
+  /// The number literal written at the dotted path `field`, exactly as in the file
+  /// (`1000000000000000000`, not `1e+18`); nil when the field is missing or not a number.
+  static func numberText(ofField field: String, in bytes: [UInt8]) -> String? {
+    var scanner = Scanner(bytes: bytes)
+    scanner.target = field
+    guard let found = scanner.run(), found.reason == Scanner.foundReason else { return nil }
+    let numberBytes = Set("+-.eE0123456789".utf8)
+    var end = found.byteOffset
+    while end < bytes.count, numberBytes.contains(bytes[end]) { end += 1 }
+    guard end > found.byteOffset else { return nil }
+    return String(decoding: bytes[found.byteOffset..<end], as: UTF8.self)
+  }
+
   private struct Scanner {
     static let foundReason = "found"
     let bytes: [UInt8]

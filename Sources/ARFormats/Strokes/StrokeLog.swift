@@ -95,7 +95,7 @@ public struct StrokeLog: Sendable {
           "\(t) s is beyond ±\(maximumSeconds) s")
       }
       for key in entry.unknownKeys {
-        warnings.append("\(file):\(lineNumber): unknown field '\(key)' ignored")
+        warnings.append("\(file):\(lineNumber): unknown field \(InputText.quoted(key)) ignored")
       }
       let data = entry.data
       if t < previousT {

@@ -10,6 +10,8 @@ extension CameraTrack {
   /// `{"format": "arsim-track", "version": 1, "poses": [{"t": s, "worldFromCamera": [16]}]}`,
   /// matrices column-major (like `simd_float4x4`), already in ARKit frames unless the options
   /// say otherwise.
+  /// - Throws: `TrackReadError` naming the line and field of every problem (the line where the
+  ///   field, or else its enclosing value, is written: `JSONSerialization` gives no positions).
   static func readJSON(path: String, options: TrackReadOptions) throws -> CameraTrack {
     let bytes: [UInt8]
     do {
@@ -17,28 +19,44 @@ extension CameraTrack {
     } catch let error as InputError {
       throw TrackReadError(error.kind, file: path, error.reason)
     }
+    do {
+      return try readJSON(bytes: bytes, path: path, options: options)
+    } catch var error as TrackReadError where error.location.line == nil {
+      error.location.line =
+        error.location.field.flatMap { JSONSyntaxLocator.line(ofField: $0, in: bytes) } ?? 1
+      throw error
+    }
+  }
+
+  private static func readJSON(bytes: [UInt8], path: String, options: TrackReadOptions) throws
+    -> CameraTrack
+  {
     guard bytes.count <= maximumJSONBytes else {
       throw TrackReadError(file: path, "JSON track is larger than \(maximumJSONBytes) bytes")
     }
     let root: Any
     do {
-      root = try JSONSerialization.jsonObject(with: Data(bytes))
+      root = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
     } catch {
       guard let problem = JSONSyntaxLocator.firstProblem(in: bytes) else {
-        throw TrackReadError(file: path, "not valid JSON (\(error.localizedDescription))")
+        // Valid to the locator, refused by Foundation (e.g. an escaped lone surrogate).
+        throw TrackReadError(file: path, line: 1, "not JSON that Foundation reads")
       }
       throw TrackReadError(
         file: path, line: problem.line, field: problem.field,
         "invalid JSON at column \(problem.column), byte \(problem.byteOffset): \(problem.reason)")
     }
     guard let object = root as? [String: Any] else {
-      throw TrackReadError(file: path, "expected a JSON object at the top level")
+      throw TrackReadError(file: path, line: 1, "expected a JSON object at the top level")
     }
     guard object["format"] as? String == "arsim-track" else {
       throw TrackReadError(file: path, field: "format", "expected \"arsim-track\"")
     }
     guard let version = object["version"] as? Int, version == 1 else {
-      throw TrackReadError(file: path, field: "version", "expected version 1")
+      let written = JSONSyntaxLocator.numberText(ofField: "version", in: bytes)
+      throw TrackReadError(
+        file: path, field: "version",
+        "expected version 1" + (written.map { ", found " + InputText.quoted($0) } ?? ""))
     }
     guard let entries = object["poses"] as? [Any] else {
       throw TrackReadError(file: path, field: "poses", "expected an array of poses")
@@ -49,7 +67,9 @@ extension CameraTrack {
     var validator = RotationValidator(path: path)
     var warnings: [String] = []
     for key in object.keys.sorted() where !["format", "version", "poses"].contains(key) {
-      warnings.append("\(path): field '\(key)' is not a track field; ignored")
+      let line = JSONSyntaxLocator.line(ofField: key, in: bytes).map { ":\($0)" } ?? ""
+      warnings.append(
+        "\(path)\(line): field \(InputText.quoted(key)) is not a track field; ignored")
     }
     var poses: [TimedPose] = []
     poses.reserveCapacity(entries.count)
@@ -59,7 +79,10 @@ extension CameraTrack {
         throw TrackReadError(file: path, field: name, "expected an object")
       }
       for key in pose.keys.sorted() where key != "t" && key != "worldFromCamera" {
-        warnings.append("\(path): field '\(name).\(key)' is not a pose field; ignored")
+        let line = JSONSyntaxLocator.line(ofField: name, in: bytes).map { ":\($0)" } ?? ""
+        warnings.append(
+          "\(path)\(line): field \(InputText.quoted(name + "." + key)) is not a pose field; "
+            + "ignored")
       }
       guard let t = finiteNumber(pose["t"]) else {
         throw TrackReadError(file: path, field: name + ".t", "expected a finite number")

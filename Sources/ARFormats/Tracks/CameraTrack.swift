@@ -27,8 +27,8 @@ public struct CameraTrack: Hashable, Sendable {
   /// Reads a track file and converts it to ARKit frames.
   ///
   /// The format is `options.format`, or detected: extension `.traj` → `arkitscenes`, `.csv` →
-  /// `euroc`, `.json` → `json`, otherwise the first data line's column count (8 → `tum`,
-  /// 12 → `kitti`, 13 → `arkit`). Lines starting with `#` and blank lines are skipped.
+  /// `euroc`, `.json` → `json`, otherwise the first data line's column count (8 → `tum` or
+  /// `arcore`, by where the unit quaternion is; 12 → `kitti`, 13 → `arkit`). Lines starting with `#` and blank lines are skipped.
   /// Quaternions within 1e-3 of unit length are normalised; rotation matrices whose
   /// `|R·Rᵀ − I|` exceeds 1e-5 are re-orthonormalised (a warning), beyond 1e-2 rejected.
   ///
@@ -64,9 +64,10 @@ public struct CameraTrack: Hashable, Sendable {
     while let line = try lines.nextLine() {
       let trimmed = line.drop { $0 == " " || $0 == "\t" }
       if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-      let count = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" }).count
+      let fields = trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      let count = fields.count
       switch count {
-      case 8: return .tum
+      case 8: return try tumOrARCore(fields, path: path, line: lines.lineNumber)
       case 12: return .kitti
       case 13: return .arkit
       default:
@@ -75,9 +76,33 @@ public struct CameraTrack: Hashable, Sendable {
           "cannot tell the track format from \(count) columns: expected TUM (8 columns),"
             + " KITTI (12) or the ARKit data logger (13); EuRoC (.csv), ARKitScenes (.traj) and"
             + " JSON (.json) are told by extension; name it with --format"
-            + " tum|arkit|kitti|euroc|arkitscenes|json")
+            + " tum|arkit|kitti|euroc|arkitscenes|json|arcore")
       }
     }
     throw TrackReadError(file: path, "the track has no poses")
   }
+
+  /// TUM (`t tx ty tz qx qy qz qw`) or the ARCore data logger (`ns qx qy qz qw tx ty tz`), both
+  /// 8 columns, told apart by where the unit quaternion is and by ARCore's integer nanosecond
+  /// time. A line that fits neither reads as TUM (its reader then names the bad column).
+  /// - Throws: `TrackReadError` when the line fits both, asking for `--format`.
+  static func tumOrARCore(_ fields: [Substring], path: String, line: Int) throws -> TrackFormat {
+    let values = fields.map { InputText.double($0) ?? .nan }
+    func isUnit(_ range: Range<Int>) -> Bool {
+      let norm = values[range].reduce(0) { $0 + $1 * $1 }.squareRoot()
+      return abs(norm - 1) <= RotationValidator.quaternionNormTolerance
+    }
+    let arcoreLike = fields[0].allSatisfy(\.isASCIIDigit) && isUnit(1..<5)
+    guard arcoreLike else { return .tum }
+    guard isUnit(4..<8) else { return .arcore }
+    throw TrackReadError(
+      file: path, line: line,
+      "8 columns fit both TUM (t tx ty tz qx qy qz qw) and the ARCore data logger "
+        + "(ns qx qy qz qw tx ty tz); name it with --format tum or --format arcore")
+  }
+}
+
+extension Character {
+  /// `0`…`9`.
+  fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -55,9 +55,10 @@ enum EuRoCSensorFile {
     })
     var values: [Double] = []
     for item in items {
-      guard let value = Double(item), value.isFinite else {
+      guard let value = InputText.double(item), value.isFinite else {
         throw TrackReadError(
-          file: path, line: dataLine, field: "T_BS.data", "'\(item)' is not a finite number")
+          file: path, line: dataLine, field: "T_BS.data",
+          "\(InputText.quoted(item)) is not a finite number")
       }
       values.append(value)
     }

@@ -134,6 +134,15 @@ struct TextTrackReader {
         nanosecondsToSeconds(fields[0], values[0]),
         RigidTransform(rotation: q, translation: Vector3(values[1], values[2], values[3]))
       )
+    case .arcore:
+      // `Frame.getAndroidSensorPose()`: quaternion first (x y z w), translation last.
+      let q = try validator.unitQuaternion(
+        Quaternion(x: values[1], y: values[2], z: values[3], w: values[4]), line: line,
+        field: "qx qy qz qw")
+      return (
+        nanosecondsToSeconds(fields[0], values[0]),
+        RigidTransform(rotation: q, translation: Vector3(values[5], values[6], values[7]))
+      )
     case .arkitscenes:
       // Angle-axis: the direction is the axis, the length the angle in radians.
       let axis = Vector3(values[1], values[2], values[3])
@@ -154,12 +163,13 @@ struct TextTrackReader {
   }
 
   private func number(_ text: Substring, line: Int, field: String) throws -> Double {
-    guard let value = Double(text) else {
-      throw TrackReadError(file: path, line: line, field: field, "'\(text)' is not a number")
+    guard let value = InputText.double(text) else {
+      throw TrackReadError(
+        file: path, line: line, field: field, "\(InputText.quoted(text)) is not a number")
     }
     guard value.isFinite else {
       throw TrackReadError(
-        file: path, line: line, field: field, "'\(text)' is not a finite number")
+        file: path, line: line, field: field, "\(InputText.quoted(text)) is not a finite number")
     }
     return value
   }
@@ -184,10 +194,10 @@ struct TextTrackReader {
           file: timesPath, line: lines.lineNumber, field: "time",
           "expected 1 column, found \(fields.count)")
       }
-      guard let t = Double(fields[0]), t.isFinite else {
+      guard let t = InputText.double(fields[0]), t.isFinite else {
         throw TrackReadError(
           file: timesPath, line: lines.lineNumber, field: "time",
-          "'\(fields[0])' is not a finite number")
+          "\(InputText.quoted(fields[0])) is not a finite number")
       }
       if let last = times.last, !(t > last) {
         throw TrackReadError(

@@ -14,6 +14,8 @@ import ARSupport
 /// - `arkitscenes`: `.traj` lines `t ax ay az tx ty tz` (angle-axis radians, metres),
 ///   world-to-camera, OpenCV camera, world z up.
 /// - `json`: ARSim's own `{"format":"arsim-track","version":1,"poses":[…]}` in ARKit frames.
+/// - `arcore`: the ARCore data logger's `ARCore_sensor_pose.txt`, `ns qx qy qz qw tx ty tz`,
+///   `Frame.getAndroidSensorPose()`: the Android sensor frame in ARCore's y-up world.
 public enum TrackFormat: String, CaseIterable, Hashable, Sendable {
   /// TUM RGB-D ground-truth text.
   case tum
@@ -27,19 +29,22 @@ public enum TrackFormat: String, CaseIterable, Hashable, Sendable {
   case arkitscenes
   /// ARSim's JSON track.
   case json
+  /// The ARCore data logger's `ARCore_sensor_pose.txt`.
+  case arcore
 
   /// The camera axes a file of this format uses unless it or the options say otherwise.
   public var defaultCameraAxes: CameraAxes {
     switch self {
     case .arkit, .json: return .arkit
     case .tum, .kitti, .euroc, .arkitscenes: return .opencv
+    case .arcore: return .androidSensor
     }
   }
 
   /// The world up axis a file of this format uses unless it or the options say otherwise.
   public var defaultWorldUp: WorldUp {
     switch self {
-    case .arkit, .json: return .y
+    case .arkit, .json, .arcore: return .y
     case .tum, .euroc, .arkitscenes: return .z
     case .kitti: return .minusY
     }
@@ -57,6 +62,7 @@ public enum TrackFormat: String, CaseIterable, Hashable, Sendable {
         "timestamp", "p_RS_R_x", "p_RS_R_y", "p_RS_R_z", "q_RS_w", "q_RS_x", "q_RS_y", "q_RS_z",
       ]
     case .arkitscenes: return ["timestamp", "ax", "ay", "az", "tx", "ty", "tz"]
+    case .arcore: return ["timestamp", "qx", "qy", "qz", "qw", "tx", "ty", "tz"]
     case .json: return []
     }
   }
@@ -72,6 +78,13 @@ public enum CameraAxes: String, CaseIterable, Hashable, Sendable {
   case opencv
   /// ARKit / OpenGL camera: +X right, +Y up, looks down −Z.
   case arkit
+  /// The Android sensor coordinate system of a phone (ARCore's `Frame.getAndroidSensorPose()`):
+  /// in the natural (portrait) orientation +X right, +Y up the screen, +Z out of the screen; the
+  /// back camera looks down −Z. The ARKit-style camera is this frame turned by Rz(−90°):
+  /// camera +X = sensor −Y, +Y = sensor +X, +Z = sensor +Z, i.e. the landscape image readout
+  /// of a back camera mounted at the usual 90° `SENSOR_ORIENTATION` (the axes ARCore's
+  /// `Camera.getPose()` gives, and ARKit's camera on an iPhone).
+  case androidSensor
 }
 
 /// Which axis of a track's world points up (against gravity).

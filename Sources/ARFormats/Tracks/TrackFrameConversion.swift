@@ -7,8 +7,8 @@ import ARSupport
 struct TrackFrameConversion: Hashable, Sendable {
   /// ARKit world from the file's world: identity, Rx(−90°) for z up, Rx(180°) for y down.
   var arkitWorldFromFileWorld: RigidTransform
-  /// The file's camera from the ARKit camera: identity, or diag(1, −1, −1) = Rx(180°) for an
-  /// OpenCV camera (flip Y and Z).
+  /// The file's camera from the ARKit camera: identity, diag(1, −1, −1) = Rx(180°) for an
+  /// OpenCV camera (flip Y and Z), Rz(−90°) for the Android sensor frame.
   var fileCameraFromARKitCamera: RigidTransform
 
   init(cameraAxes: CameraAxes, worldUp: WorldUp) {
@@ -29,6 +29,10 @@ struct TrackFrameConversion: Hashable, Sendable {
     case .opencv:
       fileCameraFromARKitCamera = RigidTransform(
         rotation: Quaternion(x: 1, y: 0, z: 0, w: 0), translation: .zero)
+    // Rz(−90°): the camera's +X is the sensor's −Y, its +Y the sensor's +X (CameraAxes).
+    case .androidSensor:
+      fileCameraFromARKitCamera = RigidTransform(
+        rotation: Quaternion(x: 0, y: 0, z: -half, w: half), translation: .zero)
     }
   }
 

@@ -25,17 +25,15 @@ final class TrackLineReader {
   private var endOfFile = false
 
   /// Opens `path`.
-  /// - Throws: `TrackReadError` `.missingInput` when the file cannot be opened.
+  /// - Throws: `TrackReadError` `.missingInput` when the file cannot be opened or is not a
+  ///   regular file (`FileIO.openInput(_:)`), `.badData` for a path with a NUL.
   init(path: String) throws {
     self.path = path
-    let fd = open(path, O_RDONLY)
-    guard fd >= 0 else {
-      throw TrackReadError(.missingInput, file: path, String(cString: strerror(errno)))
-    }
-    var status = stat()
-    if fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-      close(fd)
-      throw TrackReadError(.missingInput, file: path, "is a folder, not a track file")
+    let fd: Int32
+    do {
+      fd = try FileIO.openInput(path)
+    } catch let error as InputError {
+      throw TrackReadError(error.kind, file: error.location.file, error.reason)
     }
     fileDescriptor = fd
   }

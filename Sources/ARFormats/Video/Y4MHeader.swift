@@ -126,23 +126,28 @@ public struct Y4MHeader: Hashable, Sendable {
       switch tag {
       case UInt8(ascii: "W"), UInt8(ascii: "H"):
         guard let n = Int(value), n > 0, n <= 1 << 16 else {
-          throw .badHeader(at, "'\(field)\(value)' is not a size in 1…65536")
+          throw .badHeader(at, "\(InputText.quoted(field + value)) is not a size in 1…65536")
         }
         if tag == UInt8(ascii: "W") { width = n } else { height = n }
       case UInt8(ascii: "F"):
         guard let (n, d) = ratio(value), let r = FrameRate(numerator: n, denominator: d) else {
-          throw .badHeader(at, "'F\(value)' is not a frame rate num:den with both terms > 0")
+          throw .badHeader(
+            at, "\(InputText.quoted("F" + value)) is not a frame rate num:den with both terms > 0")
         }
         rate = r
       case UInt8(ascii: "I"):
         guard value == "p" else {
           throw .unsupported(
-            at, "interlacing 'I\(value)': only progressive frames ('Ip') are supported")
+            at,
+            "interlacing \(InputText.quoted("I" + value)): only progressive frames ('Ip') are supported"
+          )
         }
       case UInt8(ascii: "A"):
         guard let (n, d) = ratio(value), n >= 0, d >= 0, n <= Int64(Int32.max),
           d <= Int64(Int32.max)
-        else { throw .badHeader(at, "'A\(value)' is not a pixel aspect num:den") }
+        else {
+          throw .badHeader(at, "\(InputText.quoted("A" + value)) is not a pixel aspect num:den")
+        }
         aspect = (Int(n), Int(d))
       case UInt8(ascii: "C"):
         guard let cs = Y4MColorSpace(rawValue: value) else {
@@ -167,7 +172,7 @@ public struct Y4MHeader: Hashable, Sendable {
     func missing(_ f: String, _ what: String) -> Y4MError {
       var l = end
       l.field = f
-      return .badHeader(l, "missing \(what) '\(f)'")
+      return .badHeader(l, "missing \(what) \(InputText.quoted(f))")
     }
     guard let width else { throw missing("W", "width") }
     guard let height else { throw missing("H", "height") }

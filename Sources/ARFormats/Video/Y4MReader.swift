@@ -33,7 +33,16 @@ public final class Y4MReader {
   /// Opens `path` and parses its header.
   /// - Throws: `Y4MError.cannotRead` (missing or unreadable file), `.badHeader`, `.unsupported`.
   public init(path: String) throws(Y4MError) {
-    guard let f = fopen(path, "rb") else {
+    let fd: Int32
+    do {
+      fd = try FileIO.openInput(path)
+    } catch let error as InputError {
+      throw .cannotRead(error.location, error.reason)
+    } catch {
+      throw .cannotRead(InputLocation(file: path), "\(error)")
+    }
+    guard let f = fdopen(fd, "rb") else {
+      close(fd)
       throw .cannotRead(InputLocation(file: path), String(cString: strerror(errno)))
     }
     self.path = path
@@ -164,7 +173,7 @@ public final class Y4MReader {
     guard line.starts(with: marker), line.count == marker.count || line[5] == UInt8(ascii: " ")
     else {
       let shown = String(decoding: line.prefix(16), as: UTF8.self)
-      throw .badFrameMarker(at, "expected 'FRAME', found '\(shown)'")
+      throw .badFrameMarker(at, "expected 'FRAME', found \(InputText.quoted(shown, limit: 16))")
     }
     let parameters = line.dropFirst(marker.count).split(separator: UInt8(ascii: " ")).map {
       String(decoding: $0, as: UTF8.self)

@@ -18,16 +18,12 @@ final class LineFile {
   /// Bytes written so far (the file's length, since it starts empty).
   private(set) var length = 0
 
-  /// Creates or truncates `path`; a symbolic link is followed, a device, FIFO, socket or folder
-  /// refused (`FileIO.destination(for:)`).
+  /// Creates or truncates `name` in `folder`; a symbolic link, device, FIFO, socket or folder
+  /// at that name is refused (`OutputFolder.openTruncated(_:)`).
   /// - Throws: `InputError` `.cannotCreate`.
-  init(truncating path: String) throws {
-    self.path = path
-    let target = try FileIO.destination(for: path)
-    fd = open(target, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW, 0o644)
-    guard fd >= 0 else {
-      throw InputError(.cannotCreate, InputLocation(file: path), String(cString: strerror(errno)))
-    }
+  init(truncating name: String, in folder: OutputFolder) throws {
+    path = folder.shown(name)
+    fd = try folder.openTruncated(name)
   }
 
   deinit { close(fd) }

@@ -17,6 +17,7 @@ import ARSupport
 /// must be called in frame order, one frame at a time (`FramePipeline` does both).
 struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches them, serially
   let directory: String
+  let folder: OutputFolder
   let png: PNGEncoder
   let events: LineFile
   let trace: LineFile
@@ -48,31 +49,29 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
   /// lines and no line names an unpublished frame.
   /// - Throws: `InputError` `.cannotCreate`.
   func commit(_ job: OutputFrame, _ encoded: EncodedFrame) throws {
-    // Links are followed; a folder or special file under a frame's name is refused by the
-    // commits, after the lines went out, so the rollback below is what keeps the invariant.
-    let name = directory + "/" + Self.frameName(job.frame)
-    let depthName = directory + "/" + Self.depthName(job.frame)
-    let path = try FileIO.resolvingLinks(name)
-    let depthPath = try encoded.depth.map { _ in try FileIO.resolvingLinks(depthName) }
+    // A link, folder or special file under a frame's name is refused by the commits, after
+    // the lines went out, so the rollback below is what keeps the invariant.
+    let path = Self.frameName(job.frame)
+    let depthPath = encoded.depth.map { _ in Self.depthName(job.frame) }
     let eventsLength = events.length
     let traceLength = trace.length
     var temporaries: [String] = []
     var publishedDepth: String?
     do {
-      temporaries.append(try FileIO.writeTemporary(encoded.image, for: path))
+      temporaries.append(try folder.writeTemporary(encoded.image, for: path))
       if let depth = encoded.depth, let depthPath {
-        temporaries.append(try FileIO.writeTemporary(depth, for: depthPath))
+        temporaries.append(try folder.writeTemporary(depth, for: depthPath))
       }
       try events.append(job.eventLines)
       try trace.append(job.traceLine)
       if let depthPath {
-        try FileIO.commit(temporaries[1], to: depthPath, named: depthName)
+        try folder.commit(temporaries[1], to: depthPath)
         publishedDepth = depthPath
       }
-      try FileIO.commit(temporaries[0], to: path, named: name)
+      try folder.commit(temporaries[0], to: path)
     } catch {
-      for temporary in temporaries { unlink(temporary) }
-      if let publishedDepth { unlink(publishedDepth) }
+      for temporary in temporaries { try? folder.remove(temporary) }
+      if let publishedDepth { try? folder.remove(publishedDepth) }
       try events.truncate(to: eventsLength)
       try trace.truncate(to: traceLength)
       throw error

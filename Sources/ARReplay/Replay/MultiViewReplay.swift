@@ -45,6 +45,10 @@ public struct MultiViewReplay {
       }
     }
     try FileIO.createDirectory(options.outputDirectory)
+    // The shared files (run.json, messages.jsonl) have one writer too; each view's folder
+    // is locked by its own run.
+    let lock = try OutputFolder(options.outputDirectory).lock(waiting: options.waitsForLock)
+    defer { lock.release() }
     let runJSONPath = options.outputDirectory + "/run.json"
     if FileIO.exists(runJSONPath) {
       // An interrupted multi-view folder never keeps a run.json that describes another run.

@@ -50,6 +50,7 @@ public final class PlaneVisualization: Session {
       } else {
         let anchorNode = Node(name: "plane:" + anchor.identifier)
         let visual = Node(name: "plane-visual")
+        visual.anchorIdentifier = anchor.identifier
         switch style {
         case .translucent: Self.shapeTranslucent(visual, for: anchor)
         case .sampleApp:

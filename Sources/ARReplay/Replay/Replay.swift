@@ -26,6 +26,9 @@ public struct ReplayOptions: Sendable {
   public var writesFrames: Bool
   /// Which build of the rasterizer runs (default `.automatic`); the bytes are the same.
   public var instructionSet: InstructionSet = .automatic
+  /// When another process holds the output folder's lock (`OutputFolder.lock(waiting:)`),
+  /// wait for it (true) or fail at once with exit 75 (false, the default).
+  public var waitsForLock = false
   /// Fields `run.json` gets after `warnings` (the command line's `sceneHash`, `sceneInputs`
   /// and `shard`), in order.
   public var runFields: [(String, JSONValue)] = []
@@ -83,6 +86,14 @@ public struct ReplaySummary: Sendable {
   public var encoderThreads: Int
   /// The rasterizer build that ran (`Renderer.instructionSet`).
   public var instructionSet: InstructionSet
+  /// `warning` events raised (all ticks up to the last written frame, like `eventCount`).
+  public var warningEventCount = 0
+  /// The first `warning` event, as `frame F: reason (line N)`; nil when there was none.
+  public var firstWarningEvent: String?
+  /// Warnings of the whole run: the scene's load warnings plus the warning events.
+  public var warningCount = 0
+  /// The first of them (a load warning before any event); nil when there was none.
+  public var firstWarning: String?
 }
 
 /// The frame loop (DESIGN §1): AR ticks drive sessions and constraints; output frames are
@@ -115,17 +126,22 @@ public struct Replay {
     let directory = options.outputDirectory
     try checkOutputsSpareInputs(directory: directory, frames: options.writesFrames ? range : nil)
     try FileIO.createDirectory(directory)
+    let folder = try OutputFolder(directory)
+    // One writer per folder: a second run would interleave its lines with this one's.
+    let lock = try folder.lock(waiting: options.waitsForLock)
+    defer { lock.release() }
     FileIO.removeStaleTemporaryFiles(in: directory)
     // A run.json describes the frames of a finished run: an earlier run's goes before the line
     // files are truncated, so an interrupted folder never has one describing other frames.
-    let runJSON = try FileIO.destination(for: directory + "/run.json")
-    if unlink(runJSON) != 0, errno != ENOENT {
+    try folder.checkReplaceable("run.json")
+    do {
+      try folder.remove("run.json")
+    } catch let error as InputError {
       throw InputError(
-        .cannotCreate, InputLocation(file: directory + "/run.json"),
-        "cannot remove the previous run's file: " + String(cString: strerror(errno)))
+        error.kind, error.location, "cannot remove the previous run's file: " + error.reason)
     }
-    let events = try LineFile(truncating: directory + "/events.jsonl")
-    let trace = try LineFile(truncating: directory + "/trace.jsonl")
+    let events = try LineFile(truncating: "events.jsonl", in: folder)
+    let trace = try LineFile(truncating: "trace.jsonl", in: folder)
 
     let clock = ContinuousClock()
     let runStart = clock.now
@@ -141,7 +157,8 @@ public struct Replay {
         threads: renderThreads, supersampling: scene.supersampling,
         background: .solid(.black), writesDepth: scene.writesDepth,
         instructionSet: options.instructionSet))
-    let writer = FrameWriter(directory: directory, png: scene.png, events: events, trace: trace)
+    let writer = FrameWriter(
+      directory: directory, folder: folder, png: scene.png, events: events, trace: trace)
     // Every core may encode a frame while the scene thread renders the next one.
     let encoderThreads = options.pipelined ? max(2, Renderer.coreCount) : 0
     let total = range.count
@@ -163,6 +180,8 @@ public struct Replay {
     }
     var renderOnlyTimings: [FrameTiming] = []
     var eventCount = 0
+    var warningEventCount = 0
+    var firstWarningEvent: String?
 
     do {
       for frame in 0...range.upperBound {
@@ -173,6 +192,10 @@ public struct Replay {
           frameEvents += try state.advance()
         }
         eventCount += frameEvents.count
+        for event in frameEvents where event.name == "warning" {
+          warningEventCount += 1
+          if firstWarningEvent == nil { firstWarningEvent = Self.describe(event, frame: frame) }
+        }
         let sceneUpdate = clock.now - updateStart
         stage["sceneUpdate", default: .zero] += sceneUpdate
         guard range.contains(frame) else { continue }
@@ -230,11 +253,15 @@ public struct Replay {
     let stages = ["sceneUpdate", "render", "encode", "write"].map {
       ($0, Self.seconds(stage[$0] ?? .zero))
     }
-    let summary = ReplaySummary(
+    var summary = ReplaySummary(
       framesWritten: written, stageSeconds: stages, totalSeconds: totalSeconds,
       eventCount: eventCount, frameTimings: timings, renderThreads: renderThreads,
       encoderThreads: encoderThreads, instructionSet: renderer.instructionSet)
-    try writeRunJSON(summary, options: options, directory: directory)
+    summary.warningEventCount = warningEventCount
+    summary.firstWarningEvent = firstWarningEvent
+    summary.warningCount = scene.warnings.count + warningEventCount
+    summary.firstWarning = scene.warnings.first ?? firstWarningEvent
+    try writeRunJSON(summary, options: options, folder: folder)
     return summary
   }
 
@@ -274,9 +301,9 @@ public struct Replay {
       || (scene.writesDepth && name == FrameWriter.depthName(frame))
   }
 
-  private func writeRunJSON(_ summary: ReplaySummary, options: ReplayOptions, directory: String)
-    throws
-  {
+  private func writeRunJSON(
+    _ summary: ReplaySummary, options: ReplayOptions, folder: OutputFolder
+  ) throws {
     let k = scene.outputIntrinsics
     let perFrame = summary.framesWritten.isEmpty ? 0 : 1 / Double(summary.framesWritten.count)
     var json = JSONValue.object([
@@ -297,6 +324,9 @@ public struct Replay {
       ("supersampling", .integer(scene.supersampling)),
       ("events", .integer(summary.eventCount)),
       ("warnings", .array(scene.warnings.map { .string($0) })),
+      ("warningEvents", .integer(summary.warningEventCount)),
+      ("warningCount", .integer(summary.warningCount)),
+      ("firstWarning", summary.firstWarning.map { .string($0) } ?? .null),
       (
         "timing",
         .object(
@@ -315,7 +345,22 @@ public struct Replay {
     if case .object(let fields) = json, let extra = options.finalRunFields?() {
       json = .object(fields + extra)
     }
-    try FileIO.writeAtomically(Array((json.text + "\n").utf8), to: directory + "/run.json")
+    try folder.writeAtomically(Array((json.text + "\n").utf8), name: "run.json")
+  }
+
+  /// `frame 12: reason (line 7)` for a warning event: its `reason` field, quoted to at most
+  /// 200 characters, and the input line it names, if any.
+  static func describe(_ event: Event, frame: Int) -> String {
+    var text = "frame \(frame): "
+    if case .string(let reason)? = event.fields.first(where: { $0.0 == "reason" })?.1 {
+      text += reason.count > 200 ? String(reason.prefix(200)) + "…" : reason
+    } else {
+      text += "warning"
+    }
+    if case .integer(let line)? = event.fields.first(where: { $0.0 == "line" })?.1 {
+      text += " (line \(line))"
+    }
+    return text
   }
 
   static func seconds(_ d: Duration) -> Double {

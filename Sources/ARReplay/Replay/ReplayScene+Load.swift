@@ -62,13 +62,18 @@ struct SceneResolver {
     {
       throw InputError(
         .missingInput, InputLocation(file: file, field: field),
-        "\(error.reason) (named by \(path) field '\(field)')")
+        "\(error.reason) (named by \(path) field \(InputText.quoted(field)))")
     }
   }
 
-  /// A path from the scene, resolved against the scene's folder.
-  func resolvePath(_ p: String) -> String {
-    p.hasPrefix("/") || folder.isEmpty ? p : (folder == "/" ? "/" + p : folder + "/" + p)
+  /// A path from the scene's `field`, resolved against the scene's folder.
+  /// - Throws: `InputError` `.badData` naming the field when the path holds a NUL character
+  ///   (the system would read the path only up to it).
+  func resolvePath(_ p: String, field: String) throws -> String {
+    guard !InputText.containsNUL(p) else {
+      throw error(field, "the path \(InputText.quoted(p)) contains a NUL character")
+    }
+    return p.hasPrefix("/") || folder.isEmpty ? p : (folder == "/" ? "/" + p : folder + "/" + p)
   }
 
   mutating func resolve(_ file: SceneFile, sections: [DecodedSection]) throws -> ReplayScene {
@@ -79,7 +84,7 @@ struct SceneResolver {
     else {
       throw error(
         "name",
-        "'\(name)' must be 1–100 letters, digits, '-', '_' or '.', and not '.' or '..' "
+        "\(InputText.quoted(name)) must be 1–100 letters, digits, '-', '_' or '.', and not '.' or '..' "
           + "(it names the output folder Output/<name>)")
     }
     // Track: the scene's, or, for a scene whose sessions supply several views (a collaborative
@@ -96,9 +101,11 @@ struct SceneResolver {
       options.cameraAxes = try choice(
         trackSpec.cameraAxes, CameraAxes.self, field: "track.cameraAxes")
       options.worldUp = try choice(trackSpec.worldUp, WorldUp.self, field: "track.worldUp")
-      options.timesPath = trackSpec.times.map(resolvePath)
-      options.sensorPath = trackSpec.sensor.map(resolvePath)
-      let trackPath = resolvePath(trackSpec.path)
+      options.timesPath = try trackSpec.times.map { try resolvePath($0, field: "track.times") }
+      options.sensorPath = try trackSpec.sensor.map {
+        try resolvePath($0, field: "track.sensor")
+      }
+      let trackPath = try resolvePath(trackSpec.path, field: "track.path")
       track = try reading(trackPath, field: "track.path") {
         try reading(options.timesPath ?? "", field: "track.times") {
           try reading(options.sensorPath ?? "", field: "track.sensor") {
@@ -219,7 +226,7 @@ struct SceneResolver {
     switch out?.png ?? "fast" {
     case "fast": break
     case "small": png = PNGEncoder.small
-    case let other: throw error("output.png", "'\(other)' is not fast or small")
+    case let other: throw error("output.png", "\(InputText.quoted(other)) is not fast or small")
     }
 
     let background = try resolveBackground(file.background)
@@ -270,7 +277,9 @@ struct SceneResolver {
     guard let value else { return nil }
     guard let parsed = T(rawValue: value) else {
       throw error(
-        field, "'\(value)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        field,
+        "\(InputText.quoted(value)) is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))"
+      )
     }
     return parsed
   }
@@ -305,7 +314,7 @@ struct SceneResolver {
           top: try color(g.top, field: "background.gradient.top"),
           bottom: try color(g.bottom, field: "background.gradient.bottom")))
     }
-    let folder = resolvePath(spec.images ?? "")
+    let folder = try resolvePath(spec.images ?? "", field: "background.images")
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
       throw InputError(
         .missingInput, InputLocation(file: folder, field: "background.images"),
@@ -323,7 +332,8 @@ struct SceneResolver {
     for (i, light) in lights.enumerated() {
       let field = "lights[\(i)]"
       guard Light.Kind(rawValue: light.type) != nil else {
-        throw error(field + ".type", "'\(light.type)' is not directional or ambient")
+        throw error(
+          field + ".type", "\(InputText.quoted(light.type)) is not directional or ambient")
       }
       if let c = light.color { _ = try color(c, field: field + ".color") }
       if let e = light.eulerAngles { _ = try vector(e, field: field + ".eulerAngles") }
@@ -361,7 +371,9 @@ struct SceneResolver {
         if let d = m.diffuse { _ = try color(d, field: f + ".material.diffuse") }
         if let s = m.specular { _ = try color(s, field: f + ".material.specular") }
         if let l = m.lightingModel, LightingModel(rawValue: l) == nil {
-          throw error(f + ".material.lightingModel", "'\(l)' is not constant, lambert or blinn")
+          throw error(
+            f + ".material.lightingModel",
+            "\(InputText.quoted(l)) is not constant, lambert or blinn")
         }
         if let t = m.transparency, !(t.isFinite && t >= 0 && t <= 1) {
           throw error(f + ".material.transparency", "must be 0…1")
@@ -371,35 +383,28 @@ struct SceneResolver {
         }
       }
       if let b = node.billboard, BillboardConstraint.FreeAxes(rawValue: b) == nil {
-        throw error(f + ".billboard", "'\(b)' is not all or y")
+        throw error(f + ".billboard", "\(InputText.quoted(b)) is not all or y")
       }
       try validateNodes(node.children ?? [], field: f + ".children", depth: depth + 1)
     }
   }
 
   func resolvePlanes(_ planes: [SceneFile.PlaneSpec]) throws -> [TimedPlaneAnchor] {
-    try planes.enumerated().map { i, spec in
+    let resolved = try planes.enumerated().map { i, spec in
       let f = "planes[\(i)]"
       let position = try vector(spec.position, field: f + ".position")
       let euler = try spec.eulerAngles.map { try vector($0, field: f + ".eulerAngles") } ?? .zero
       let center = try spec.center.map { try vector($0, field: f + ".center") } ?? .zero
-      guard spec.extent.count == 2, spec.extent.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
-        throw error(f + ".extent", "expected [x, z] in metres, ≥ 0")
-      }
-      let boundary = try spec.boundary.map { points in
-        try points.enumerated().map { j, p in
-          guard p.count == 2, p.allSatisfy(\.isFinite) else {
-            throw error(f + ".boundary[\(j)]", "expected [x, z]")
-          }
-          return Vector3(p[0], 0, p[1])
-        }
-      }
+      let extent = try planeExtent(spec.extent, field: f + ".extent")
+      let boundary = try spec.boundary.map { try planeBoundary($0, field: f + ".boundary") }
       let alignment =
         try choice(spec.alignment, PlaneAnchor.Alignment.self, field: f + ".alignment")
         ?? .horizontal
       let visualization = spec.visualization ?? "none"
       guard ["none", "translucent", "fade"].contains(visualization) else {
-        throw error(f + ".visualization", "'\(visualization)' is not none, translucent or fade")
+        throw error(
+          f + ".visualization",
+          "\(InputText.quoted(visualization)) is not none, translucent or fade")
       }
       let appearsAt = spec.appearsAt ?? 0
       guard appearsAt.isFinite else { throw error(f + ".appearsAt", "not finite") }
@@ -408,9 +413,98 @@ struct SceneResolver {
       let anchor = PlaneAnchor(
         identifier: spec.id ?? "plane-\(i)",
         worldFromAnchor: RigidTransform(rotation: node.orientation, translation: position),
-        center: center, extent: Vector3(spec.extent[0], 0, spec.extent[1]), boundary: boundary,
-        alignment: alignment)
-      return TimedPlaneAnchor(anchor: anchor, appearsAt: appearsAt, visualization: visualization)
+        center: center, extent: extent, boundary: boundary, alignment: alignment)
+      let updates = try planeUpdates(
+        spec.updates ?? [], initial: anchor, appearsAt: appearsAt, field: f + ".updates")
+      if let removal = spec.disappearsAt {
+        guard removal.isFinite, removal > appearsAt else {
+          throw error(f + ".disappearsAt", "must be a finite τ after appearsAt (\(appearsAt) s)")
+        }
+        if let last = updates.last, last.t >= removal {
+          throw error(
+            f + ".disappearsAt", "an update at \(last.t) s comes at or after the removal")
+        }
+      }
+      if spec.mergedInto != nil, spec.disappearsAt == nil {
+        throw error(f + ".mergedInto", "a merge needs disappearsAt, the τ of the merge")
+      }
+      return TimedPlaneAnchor(
+        timeline: PlaneAnchorTimeline(
+          initial: anchor, appearsAt: appearsAt, updates: updates, removedAt: spec.disappearsAt,
+          mergedInto: spec.mergedInto),
+        visualization: visualization)
     }
+    // A merge names another anchor that is present when this one goes.
+    var identifiers = Set<String>()
+    for (i, plane) in resolved.enumerated() {
+      guard identifiers.insert(plane.timeline.identifier).inserted else {
+        throw error(
+          "planes[\(i)].id", "\(InputText.quoted(plane.timeline.identifier)) is used twice")
+      }
+    }
+    for (i, plane) in resolved.enumerated() {
+      guard let target = plane.timeline.mergedInto, let t = plane.timeline.removedAt else {
+        continue
+      }
+      guard target != plane.timeline.identifier,
+        let survivor = resolved.first(where: { $0.timeline.identifier == target })
+      else {
+        throw error(
+          "planes[\(i)].mergedInto", "\(InputText.quoted(target)) names no other plane")
+      }
+      guard survivor.timeline.version(at: t) != nil else {
+        throw error(
+          "planes[\(i)].mergedInto",
+          "\(InputText.quoted(target)) is not present at the merge (τ = \(t) s)")
+      }
+    }
+    return resolved
+  }
+
+  /// `[x, z]` metres, each finite and ≥ 0, as the extent vector `(x, 0, z)`.
+  func planeExtent(_ values: [Double], field: String) throws -> Vector3 {
+    guard values.count == 2, values.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+      throw error(field, "expected [x, z] in metres, ≥ 0")
+    }
+    return Vector3(values[0], 0, values[1])
+  }
+
+  /// `[[x, z], …]` as anchor-frame points with y = 0.
+  func planeBoundary(_ points: [[Double]], field: String) throws -> [Vector3] {
+    try points.enumerated().map { j, p in
+      guard p.count == 2, p.allSatisfy(\.isFinite) else {
+        throw error(field + "[\(j)]", "expected [x, z]")
+      }
+      return Vector3(p[0], 0, p[1])
+    }
+  }
+
+  /// The updates of one plane, each carrying over what it omits from the state before it.
+  func planeUpdates(
+    _ specs: [SceneFile.PlaneUpdateSpec], initial: PlaneAnchor, appearsAt: Double,
+    field: String
+  ) throws -> [PlaneAnchorTimeline.Update] {
+    var previous = PlaneAnchorTimeline.Update(
+      t: appearsAt, center: initial.center, extent: initial.extent, boundary: initial.boundary)
+    var out: [PlaneAnchorTimeline.Update] = []
+    for (j, spec) in specs.enumerated() {
+      let f = field + "[\(j)]"
+      guard spec.t.isFinite, spec.t > previous.t else {
+        throw error(
+          f + ".t",
+          "must be finite and after \(j == 0 ? "appearsAt" : "the previous update") "
+            + "(\(previous.t) s)")
+      }
+      var update = previous
+      update.t = spec.t
+      if let c = spec.center { update.center = try vector(c, field: f + ".center") }
+      if let e = spec.extent { update.extent = try planeExtent(e, field: f + ".extent") }
+      if let b = spec.boundary {
+        update.boundary = b.isEmpty ? nil : try planeBoundary(b, field: f + ".boundary")
+      }
+      out.append(update)
+      previous = update
+    }
+    return out
   }
 }

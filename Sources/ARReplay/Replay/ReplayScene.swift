@@ -73,14 +73,18 @@ public struct SceneSession: Sendable {
   }
 }
 
-/// A plane anchor with its appearance time and optional visualisation.
+/// A plane anchor with its lifecycle (appearance, updates, removal) and optional
+/// visualisation.
 public struct TimedPlaneAnchor: Hashable, Sendable {
-  /// The anchor.
-  public var anchor: PlaneAnchor
-  /// τ when it appears (seconds).
-  public var appearsAt: Double
-  /// `none`, `grid` or `fade`.
+  /// When the anchor is present and in which state (`PlaneAnchorTimeline.anchor(at:)`).
+  public var timeline: PlaneAnchorTimeline
+  /// `none`, `translucent` or `fade`.
   public var visualization: String
+
+  /// The anchor as first detected.
+  public var anchor: PlaneAnchor { timeline.initial }
+  /// τ when it appears (seconds).
+  public var appearsAt: Double { timeline.appearsAt }
 }
 
 /// Where the background comes from.

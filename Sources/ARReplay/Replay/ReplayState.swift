@@ -13,6 +13,8 @@ struct ReplayState {
   var sessions: [Session] = []
   /// Plane drawings, each limited to the anchors that asked for its style.
   var planeVisualizations: [(session: PlaneVisualization, identifiers: Set<String>)] = []
+  /// The anchors' lifecycle (which are present, in which state) and its events.
+  private var planeLifecycle: PlaneLifecycleEvents
   private(set) var nextTick = 0
   private(set) var camera: Camera
   /// The scene as sessions' camera history, boxed once rather than per tick.
@@ -22,6 +24,7 @@ struct ReplayState {
     self.scene = scene
     cameraHistory = scene
     world = scene.makeWorld()
+    planeLifecycle = PlaneLifecycleEvents(timelines: scene.planes.map(\.timeline))
     camera = try scene.viewportCamera(at: 0)
     for (value, style) in [
       ("translucent", PlaneVisualization.Style.translucent), ("fade", .sampleApp),
@@ -40,10 +43,11 @@ struct ReplayState {
     camera = try scene.viewportCamera(at: t)
     pointOfView.position = camera.worldFromCamera.translation
     pointOfView.orientation = camera.worldFromCamera.rotation
-    let planes = scene.planes.filter { $0.appearsAt <= t }.map(\.anchor)
     var context = TickContext(
       tick: tick, t: t, microseconds: Int64((t * 1e6).rounded()), camera: camera,
-      pointOfView: pointOfView, root: world, planes: planes)
+      pointOfView: pointOfView, root: world)
+    let planes = planeLifecycle.advance(to: t, context: &context)
+    context.planes = planes
     context.estimatedFloorY = scene.estimatedFloorY
     context.cameraHistory = cameraHistory
     for (visualization, identifiers) in planeVisualizations {

@@ -9,7 +9,8 @@ import ARSupport
 /// `{"frame", "t", "worldFromCamera": [16, column-major, viewport camera], "intrinsics":
 /// {fx, fy, cx, cy, width, height}, "nodes": [{"name", "kind", "worldTransform", "radius"
 /// (spheres, world units), "rgba", "stroke" (stroke spheres), "strokeLine", "strokePoint",
-/// "hit", "plane" (a stroke sphere's helper point, `StrokePointOrigin`)}], …session fields}`.
+/// "hit", "plane" (a stroke sphere's helper point, `StrokePointOrigin`), "anchor" (plane visuals: the
+/// anchor's identifier)}], …session fields}`.
 ///
 /// The line is written straight into one UTF-8 buffer from the node data, with the bytes
 /// `JSONValue.text` gives for the same fields (no `JSONValue` tree, no `String` per number).
@@ -52,7 +53,7 @@ enum TraceLine {
   }
 
   /// Visible geometry nodes, parents before children (the renderer's order), each as
-  /// `{"name","kind","worldTransform","radius"?,"rgba","stroke"?}`.
+  /// `{"name","kind","worldTransform","radius"?,"rgba","stroke"?,"anchor"?}`.
   private static func writeNodes(
     _ node: Node, parentWorld: Matrix4, first: inout Bool, to out: inout JSONWriter
   ) {
@@ -97,6 +98,10 @@ enum TraceLine {
           out.raw(",\"plane\":")
           out.string(plane)
         }
+      }
+      if let anchor = node.anchorIdentifier {
+        out.raw(",\"anchor\":")
+        out.string(anchor)
       }
       out.byte(UInt8(ascii: "}"))
     }

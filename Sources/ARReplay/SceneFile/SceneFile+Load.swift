@@ -35,7 +35,7 @@ extension SceneFile {
     var schema = SceneFile.schema.merging(registry.schema) { $0.union($1) }
     schema[""]?.formUnion(registry.keys)
     let warnings = UnknownFields.find(in: bytes, schema: schema).map {
-      "\(path): field '\($0)' is not a scene field; ignored"
+      "\(path): field \(InputText.quoted($0, limit: 80)) is not a scene field; ignored"
     }
     return (scene, sections, warnings)
   }
@@ -66,8 +66,10 @@ extension SceneFile {
     "nodes[].material": [
       "diffuse", "specular", "shininess", "lightingModel", "doubleSided", "transparency",
     ],
+    "planes[].updates[]": ["t", "center", "extent", "boundary"],
     "planes[]": [
       "id", "position", "eulerAngles", "center", "extent", "boundary", "alignment", "appearsAt",
+      "disappearsAt", "mergedInto", "updates",
       "visualization",
     ],
   ]

@@ -206,6 +206,18 @@ extension SceneFile {
     public var transparency: Double?
   }
 
+  /// One update of a plane anchor.
+  public struct PlaneUpdateSpec: Decodable, Sendable {
+    /// τ from which it applies, seconds (after `appearsAt`, increasing).
+    public var t: Double
+    /// New rectangle centre `[x, 0, z]` in the anchor frame.
+    public var center: [Double]?
+    /// New rectangle size `[x, z]`, metres.
+    public var extent: [Double]?
+    /// New convex boundary `[[x, z], …]`; `[]` goes back to the extent rectangle.
+    public var boundary: [[Double]]?
+  }
+
   /// A plane anchor.
   public struct PlaneSpec: Decodable, Sendable {
     /// Anchor identifier (default `plane-<index>`).
@@ -224,6 +236,13 @@ extension SceneFile {
     public var alignment: String?
     /// τ when the anchor appears (default 0).
     public var appearsAt: Double?
+    /// τ when ARKit removes the anchor (`didRemove`); default never.
+    public var disappearsAt: Double?
+    /// The anchor that grows over this one: the removal at `disappearsAt` is a merge.
+    public var mergedInto: String?
+    /// ARKit's `didUpdate` steps: from each `t` on, the given `center`, `extent`, `boundary`
+    /// (an omitted one keeps its previous value).
+    public var updates: [PlaneUpdateSpec]?
     /// `none` (default), `translucent` (a 40 % blue fill) or `fade` (the sample app's red slab
     /// fading out over 1 s).
     public var visualization: String?

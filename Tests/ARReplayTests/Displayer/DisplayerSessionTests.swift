@@ -11,12 +11,12 @@ import ARSupport
 import Testing
 
 @Suite struct DisplayerSessionTests {
-  /// A 400×800 output camera, fx = fy = 1000, principal point at the image centre, standing
+  /// A 400×800 output camera, fx = 1000, fy = 500, principal point at the image centre, standing
   /// 1.5 m above the floor and yawed by `yaw` about +Y (0 = looking down −Z).
   static func camera(yaw: Double = 0) -> Camera {
     Camera(
       intrinsics: CameraIntrinsics(
-        fx: 1000, fy: 1000, cx: 199.5, cy: 399.5, width: 400, height: 800),
+        fx: 1000, fy: 500, cx: 199.5, cy: 399.5, width: 400, height: 800),
       worldFromCamera: RigidTransform(
         rotation: Quaternion(axis: .unitY, angleRadians: yaw), translation: Vector3(0, 1.5, 0)))
   }
@@ -30,9 +30,9 @@ import Testing
       extent: Vector3(1, 0, 1))
   }
 
-  /// The pixel 500 px below the centre: camera ray (0, −0.5, −1), which meets the floor 3 m
-  /// ahead of a camera 1.5 m up.
-  static let tap = (u: 199.5, v: 899.5)
+  /// The pixel 250 px below the centre: camera ray (0, −250/500, −1) = (0, −0.5, −1), which
+  /// meets the floor 3 m ahead of a camera 1.5 m up.
+  static let tap = (u: 199.5, v: 649.5)
 
   /// Runs `session` for AR ticks 0…`lastTick` at 60 Hz and returns the root and the events.
   static func run(
@@ -161,6 +161,29 @@ import Testing
     #expect(root.childNodes.isEmpty)
     #expect(events.map(\.name) == ["displayer-miss"])
     #expect(session.screens.isEmpty)
+  }
+
+  @Test(
+    "a tap outside the view is a warning and places nothing; the view's edges are inside",
+    arguments: [(5000.0, -300.0), (400.0, 400.0), (-0.51, 400.0), (199.5, 799.6)])
+  func outsideView(u: Double, v: Double) throws {
+    // (5000, −300) would place a screen far away on the infinite floor plane.
+    let session = try DisplayerSession(
+      configuration: DisplayerConfiguration(taps: [DisplayerTap(t: 0, u: u, v: v)]))
+    let (root, events) = Self.run(session, ticks: 0...0, camera: Self.camera())
+    #expect(root.childNodes.isEmpty)
+    #expect(events.map(\.name) == ["warning"])
+    let reason = events.first?.fields.first { $0.0 == "reason" }?.1.text ?? ""
+    #expect(reason.contains("outside the 400×800 view"), "\(reason)")
+  }
+
+  @Test("a tap on the view's last pixel row still hit-tests")
+  func edgeTap() throws {
+    let session = try DisplayerSession(
+      configuration: DisplayerConfiguration(taps: [DisplayerTap(t: 0, u: 399.5, v: 799.5)]))
+    let (root, events) = Self.run(session, ticks: 0...0, camera: Self.camera())
+    #expect(events.map(\.name) == ["displayer-placed"])
+    #expect(root.childNodes.count == 1)
   }
 
   @Test("a tap is handled at the first tick with τ ≥ its time")

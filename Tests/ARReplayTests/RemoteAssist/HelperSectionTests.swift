@@ -94,4 +94,28 @@ import Testing
     #expect(events.count == 1)
     #expect(events.first?["t"] as? Double == 0.5)
   }
+
+  @Test("a frame seen before the track starts: one warning per message, this tick's camera used")
+  func seenBeforeTrack() throws {
+    let fixture = try ReplayFixture()
+    defer { fixture.remove() }
+    try fixture.writeTrack("track.json", [(0, .identity), (5, .identity)])
+    try fixture.write(
+      "strokes.jsonl",
+      """
+      {"t":0.1,"data":"touch-start"}
+      {"t":0.2,"data":"[(0.0, 0.0), (10.0, 10.0)]"}
+
+      """)
+    try fixture.write("scene.json", scene("{\"videoLatency\": 0.5}", mode: "screen"))
+    let loaded = try ReplayScene.load(path: fixture.directory + "/scene.json", registry: .builtIn)
+    _ = try Replay(scene: loaded).run(ReplayOptions(outputDirectory: fixture.directory + "/out"))
+    let warnings = try fixture.jsonLines("events.jsonl").filter {
+      ($0["reason"] as? String)?.contains("outside the camera track") == true
+    }
+    #expect(warnings.count == 1)
+    let last = try #require(try fixture.jsonLines("trace.jsonl").last)
+    let spheres = (last["nodes"] as? [[String: Any]] ?? []).filter { $0["strokePoint"] != nil }
+    #expect(spheres.count == 2)
+  }
 }

@@ -177,4 +177,44 @@ import Testing
     }
     #expect(rate.count == 1)
   }
+
+  @Test("text that is not a point batch: faithful mode says what it is and that the app ignores it")
+  func notABatch() {
+    let texts = [
+      ("\"touch-start\"", "the command word touch-start inside quotes"),
+      (
+        "[Foundation.CGPoint(x: 1.0, y: 2.0), Foundation.CGPoint(x: 3.0, y: 4.0)]",
+        "Linux Foundation format"
+      ),
+      ("[]", "an empty point array"),
+      ("hello", "neither a command word nor a point array"),
+    ]
+    for mode in RemoteAssistMode.allCases {
+      var h = RemoteAssistHarness(
+        [StrokeMessage(t: 0, text: "touch-start")] + texts.map { StrokeMessage(t: 0, text: $0.0) },
+        mode: mode)
+      h.run(3)
+      let name = mode.correctsApp ? "warning" : "ignored-message"
+      let reported = h.events.filter { $0.name == name }.map { event in
+        event.fields.first { $0.0 == "reason" }?.1.text ?? ""
+      }
+      #expect(reported.count == texts.count, "\(mode): \(reported)")
+      for ((_, what), reason) in zip(texts, reported) {
+        #expect(reason.contains(what), "\(mode): \(reason)")
+        #expect(reason.contains("the app's parser finds no point in it and ignores the message"))
+      }
+      #expect(!h.events.contains { $0.name == "dropped-point" }, "\(mode)")
+      #expect(h.spheres.isEmpty)
+    }
+  }
+
+  @Test("a one-point batch is still a batch: faithful mode drops its only point as the app does")
+  func onePointBatch() {
+    var h = RemoteAssistHarness(
+      [StrokeMessage(t: 0, text: "touch-start"), StrokeMessage(t: 0, text: "[(1.0, 2.0)]")],
+      mode: .faithful)
+    h.run(2)
+    #expect(h.events.filter { $0.name == "dropped-point" }.count == 1)
+    #expect(!h.events.contains { $0.name == "ignored-message" })
+  }
 }

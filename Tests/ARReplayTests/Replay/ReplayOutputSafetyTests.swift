@@ -102,9 +102,47 @@ struct ReplayOutputSafetyTests {
     let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
     #expect(
       names == [
-        "depth_00000.png", "depth_00001.png", "events.jsonl", "frame_00000.png",
+        ".arsim-lock", "depth_00000.png", "depth_00001.png", "events.jsonl", "frame_00000.png",
         "frame_00001.png", "frame_00002.png", "trace.jsonl",
       ])
+  }
+
+  @Test(
+    "render refuses a symbolic link planted at an output name and leaves its target alone",
+    arguments: ["trace.jsonl", "events.jsonl", "frame_00003.png", "run.json"])
+  func plantedLink(name: String) throws {
+    let (fixture, strokes) = try Self.fixture()
+    defer { fixture.remove() }
+    let d = fixture.directory
+    try fixture.writeTrack("track.json", [(0, .identity), (2, .identity)])
+    try fixture.write("strokes.jsonl", strokes)
+    try fixture.write("scene.json", Self.scene(track: "track.json", strokes: "strokes.jsonl"))
+    try fixture.write("victim.txt", "precious\n")
+    try FileManager.default.createSymbolicLink(
+      atPath: d + "/out/" + name, withDestinationPath: d + "/victim.txt")
+    let (code, message) = render([d + "/scene.json", "--out", d + "/out"])
+    #expect(code == 73, "\(message)")
+    #expect(message.contains(d + "/out/" + name + ": is a symbolic link"), "\(message)")
+    #expect(try String(contentsOfFile: d + "/victim.txt", encoding: .utf8) == "precious\n")
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: d + "/out/" + name)
+        == d + "/victim.txt")
+    if name != "run.json" { #expect(!FileManager.default.fileExists(atPath: d + "/out/run.json")) }
+  }
+
+  @Test("an output folder reached through a symbolic link is written normally")
+  func linkedOutputFolder() throws {
+    let (fixture, strokes) = try Self.fixture()
+    defer { fixture.remove() }
+    let d = fixture.directory
+    try fixture.writeTrack("track.json", [(0, .identity), (2, .identity)])
+    try fixture.write("strokes.jsonl", strokes)
+    try fixture.write("scene.json", Self.scene(track: "track.json", strokes: "strokes.jsonl"))
+    try FileManager.default.createSymbolicLink(atPath: d + "/Output", withDestinationPath: "out")
+    let (code, message) = render([d + "/scene.json", "--out", d + "/Output"])
+    #expect(code == 0, "\(message)")
+    #expect(try fixture.jsonLines("trace.jsonl").count == 5)
+    #expect(FileManager.default.fileExists(atPath: d + "/out/run.json"))
   }
 }
 

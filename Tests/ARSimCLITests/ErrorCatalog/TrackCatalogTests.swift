@@ -124,7 +124,7 @@ import Testing
           + identityJSONPose + "]}"
       ],
       ["track", "convert", "$D/t.json", "--to", "tum", "$D/out.txt"], code: Exit.ok,
-      mentions: ["t.json: field 'device' is not a track field"]),
+      mentions: ["t.json:1: field 'device' is not a track field"]),
     CatalogCase("track without a subcommand", ["track"], code: Exit.usage, mentions: ["info"]),
     CatalogCase(
       "an unknown format name", info("t.txt", "tum2"), code: Exit.usage, mentions: ["tum2"]),
