@@ -1,5 +1,11 @@
 import ARSupport
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Joins the output folders of the shards of one job (`arsim render --shard I/N`) into the
 /// folder a single run of the whole job writes (`arsim merge OUT SHARD_DIR…`,
 /// Documentation/Scaling.md).
@@ -58,7 +64,12 @@ public struct ShardMerge {
     let start = clock.now
     let shards = try orderedShards()
     try checkOutput(output, shards: shards)
+    for run in shards { try Self.checkNotBeingWritten(run.directory) }
     let views = try viewFolders(shards)
+    // The output folder's lock, as a render takes it: no render or merge writes there at once.
+    try FileIO.createDirectory(output)
+    let lock = try OutputFolder(output).lock(waiting: false)
+    defer { lock.release() }
     var writer = MergeWriter(output: output, copying: copying)
     try writer.prepare()
     var eventLines = 0
@@ -169,6 +180,25 @@ public struct ShardMerge {
         "; the first file that differs is \(path) (input \(x.firstIndex(of: p).map { $0 + 1 } ?? 0) of \(x.count))"
     }
     return ""
+  }
+
+  /// Refuses a shard folder whose output lock (`.arsim-lock`) a render still holds: the shard
+  /// is being written (a task still running, or rendering again). The lock file is only
+  /// opened for reading, so a shard folder is never written to.
+  /// - Throws: `InputError` `.temporaryFailure` (exit 75).
+  static func checkNotBeingWritten(_ directory: String) throws {
+    let fd = open(directory + "/" + OutputFolder.lockName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { return }  // never locked: rendered before output locks, or copied
+    defer { close(fd) }
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      if errno == EINTR { continue }
+      guard errno == EWOULDBLOCK else { return }
+      throw InputError(
+        .temporaryFailure, InputLocation(file: directory),
+        "a render is still writing this shard (it holds \(OutputFolder.lockName)); merge when "
+          + "it has finished")
+    }
+    flock(fd, LOCK_UN)
   }
 
   /// Refuses an output that is a shard folder or lies inside one.

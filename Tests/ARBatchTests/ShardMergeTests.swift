@@ -1,3 +1,4 @@
+import ARSupport
 import Foundation
 import Testing
 
@@ -208,6 +209,27 @@ struct ShardMergeTests {
     #expect(result.standardError.contains("is inside the shard folder"), "\(result.standardError)")
     #expect(!FileManager.default.fileExists(atPath: shards[1] + "/merged"))
     #expect(fixture.arsim(["merge", fixture.root + "/x"]).code == 64)
+  }
+
+  @Test("a shard still being written, or an output another merge holds, is refused (75)")
+  func locks() throws {
+    defer { fixture.remove() }
+    let shards = try fourShards()
+    let busy = try OutputFolder(shards[1]).lock(waiting: false)
+    var result = fixture.arsim(["merge", fixture.root + "/m1"] + shards)
+    #expect(result.code == 75)
+    #expect(
+      result.standardError.contains("a render is still writing this shard"),
+      "\(result.standardError)")
+    busy.release()
+    let merged = fixture.root + "/m2"
+    try FileManager.default.createDirectory(atPath: merged, withIntermediateDirectories: true)
+    let other = try OutputFolder(merged).lock(waiting: false)
+    result = fixture.arsim(["merge", merged] + shards)
+    #expect(result.code == 75, "\(result.standardError)")
+    other.release()
+    result = fixture.arsim(["merge", merged] + shards)
+    #expect(result.code == 0, "\(result.standardError)")
   }
 
   @Test("--copy copies; merging again into the same folder gives the same result")
