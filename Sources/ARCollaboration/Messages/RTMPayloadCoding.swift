@@ -1,3 +1,4 @@
+import ARFormats
 import Foundation
 
 /// Encodes and decodes message payloads as the app does: Foundation's `JSONEncoder` and
@@ -46,48 +47,17 @@ public struct RTMPayloadError: Error, Hashable, Sendable, CustomStringConvertibl
     self.reason = reason
   }
 
+  /// The field path and reason of a failed decode, worded as scene-file errors are
+  /// (`JSONDecoding.describe`), except that a syntax error is just `invalid JSON`.
   init(_ error: DecodingError) {
-    func path(_ keys: [CodingKey]) -> String? {
-      var out = ""
-      for key in keys {
-        if let index = key.intValue {
-          out += "[\(index)]"
-        } else {
-          out += (out.isEmpty ? "" : ".") + key.stringValue
-        }
-      }
-      return out.isEmpty ? nil : out
-    }
-    switch error {
-    case .keyNotFound(let key, let context):
-      self.init(field: path(context.codingPath + [key]), reason: "missing (required)")
-    case .typeMismatch(let type, let context):
-      self.init(field: path(context.codingPath), reason: "expected \(Self.readable(type))")
-    case .valueNotFound(let type, let context):
-      self.init(
-        field: path(context.codingPath), reason: "expected \(Self.readable(type)), found null")
-    case .dataCorrupted(let context):
-      self.init(
-        field: path(context.codingPath),
-        reason: context.codingPath.isEmpty ? "invalid JSON" : "invalid value")
-    @unknown default:
-      self.init(field: nil, reason: "undecodable")
+    let (field, reason) = JSONDecoding.describe(error)
+    if case .dataCorrupted(let context) = error {
+      self.init(field: field, reason: context.codingPath.isEmpty ? "invalid JSON" : "invalid value")
+    } else {
+      self.init(field: field, reason: reason)
     }
   }
 
   /// `field: reason`, or the reason alone.
   public var description: String { field.map { "\($0): \(reason)" } ?? reason }
-
-  private static func readable(_ type: Any.Type) -> String {
-    switch type {
-    case is Double.Type, is Float.Type: return "a number"
-    case is Int.Type, is UInt.Type: return "an integer"
-    case is String.Type: return "a string"
-    case is Bool.Type: return "true or false"
-    default:
-      let name = "\(type)"
-      if name.hasPrefix("Array") || name.hasPrefix("SIMD") { return "an array" }
-      return "an object"
-    }
-  }
 }

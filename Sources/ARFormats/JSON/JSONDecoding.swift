@@ -77,12 +77,12 @@ package enum JSONDecoding {
   private static func readable(_ type: Any.Type) -> String {
     switch type {
     case is Double.Type, is Float.Type: return "a number"
-    case is Int.Type: return "an integer"
+    case is Int.Type, is UInt.Type: return "an integer"
     case is String.Type: return "a string"
     case is Bool.Type: return "true or false"
     default:
       let name = "\(type)"
-      if name.hasPrefix("Array") { return "an array" }
+      if name.hasPrefix("Array") || name.hasPrefix("SIMD") { return "an array" }
       if name.hasPrefix("Dictionary") { return "an object" }
       return name
     }

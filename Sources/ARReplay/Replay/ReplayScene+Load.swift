@@ -35,45 +35,22 @@ extension ReplayScene {
 struct SceneResolver {
   /// The most output frames one scene may ask for (about 3.9 days at 30 frames/s).
   static let maximumFrames = 10_000_000
-  let path: String
-  let folder: String
+  /// The path helpers and located errors every session kind's section uses too.
+  let section: SceneSection
+  var path: String { section.sceneFilePath }
 
-  init(path: String) {
-    self.path = path
-    // Kept relative when the scene path is relative, so outputs do not depend on the cwd.
-    if let slash = path.lastIndex(of: "/") {
-      folder = slash == path.startIndex ? "/" : String(path[..<slash])
-    } else {
-      folder = ""
-    }
-  }
+  init(path: String) { section = SceneSection(sceneFilePath: path) }
 
-  func error(_ field: String, _ reason: String) -> InputError {
-    InputError(.badData, InputLocation(file: path, field: field), reason)
-  }
+  func error(_ field: String, _ reason: String) -> InputError { section.error(field, reason) }
 
-  /// Runs `body`, which reads the file `file` named by the scene's `field`; when that file is
-  /// missing or unreadable the error names the field and the scene file too, not just the path.
+  /// As `SceneSection.reading(_:field:_:)`.
   func reading<T>(_ file: String, field: String, _ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch let error as any LocatedError
-      where error.kind == .missingInput && error.location.file == file
-    {
-      throw InputError(
-        .missingInput, InputLocation(file: file, field: field),
-        "\(error.reason) (named by \(path) field \(InputText.quoted(field)))")
-    }
+    try section.reading(file, field: field, body)
   }
 
-  /// A path from the scene's `field`, resolved against the scene's folder.
-  /// - Throws: `InputError` `.badData` naming the field when the path holds a NUL character
-  ///   (the system would read the path only up to it).
+  /// As `SceneSection.resolvePath(_:field:)`.
   func resolvePath(_ p: String, field: String) throws -> String {
-    guard !InputText.containsNUL(p) else {
-      throw error(field, "the path \(InputText.quoted(p)) contains a NUL character")
-    }
-    return p.hasPrefix("/") || folder.isEmpty ? p : (folder == "/" ? "/" + p : folder + "/" + p)
+    try section.resolvePath(p, field: field)
   }
 
   mutating func resolve(_ file: SceneFile, sections: [DecodedSection]) throws -> ReplayScene {
