@@ -1,4 +1,5 @@
 import ARLive
+import Foundation
 
 /// `arsim bench live [--size WxH] [--fps F] [--seconds S] [--as-fast-as-possible]
 /// [--threads N] [--out DIR]`: the live stream benchmark (Documentation/Live.md, "Speed").
@@ -25,8 +26,19 @@ enum LiveBenchCommand {
       ?? 60
     settings.threads = try args.integer("--threads", in: 0...1024) ?? 0
     settings.isPaced = !args.has("--as-fast-as-possible")
-    if let out = args.value("--out") { settings.folder = out }
     if let track = args.value("--track") { settings.trackPath = track }
+    if let out = args.value("--out") {
+      settings.folder = out
+    } else {
+      // As the other benches: a fixed name under /tmp is shared by concurrent runs (whose
+      // output locks then refuse each other) and by other local users.
+      settings.folder = try BenchCommand.makePrivateFolder()
+      output.print(
+        "bench: writing into \(settings.folder) (removed afterwards; --out DIR keeps it)")
+    }
+    defer {
+      if args.value("--out") == nil { try? FileManager.default.removeItem(atPath: settings.folder) }
+    }
     StopSignal.installInterruptHandlers()
     let result: LiveBench.Result
     do {
@@ -52,12 +64,30 @@ enum LiveBenchCommand {
       (wall \(formatted(result.seconds, 2)) s)
         tick to wire: median \(ms(live.tickToWire, 0.5)) ms, p99 \(ms(live.tickToWire, 0.99)) ms, \
       max \(ms(live.tickToWire, 1)) ms
-        outputs: \(settings.folder)/sent (run.json), \(settings.folder)/received
       """)
+    if args.value("--out") != nil {
+      output.print(
+        "  outputs: \(settings.folder)/sent (run.json), \(settings.folder)/received")
+    }
     if let failure = live.failure as? LiveError {
       output.printError("arsim bench live: stopped: \(failure.description)")
       return ExitCode(failure)
     }
-    return .ok
+    if let failure = live.failure { throw failure }
+    let (code, message) = verdict(
+      received: received.frames, sent: live.framesOut, produced: result.frames)
+    if let message { output.printError(message) }
+    return code
+  }
+
+  /// The exit code of a finished bench and its message: a receiver that got no frames measured
+  /// nothing (69, EX_UNAVAILABLE: the peer got nothing), whatever the sender reported.
+  static func verdict(received: Int, sent: Int, produced: Int) -> (ExitCode, String?) {
+    guard received == 0 else { return (.ok, nil) }
+    return (
+      .unavailable,
+      "arsim bench live: the receiver got no frames (\(sent) sent of \(produced)): "
+        + "nothing was measured"
+    )
   }
 }

@@ -25,8 +25,9 @@ public struct LiveBench {
     public var threads = 0
     /// The camera track (relative: the current folder).
     public var trackPath = "Scenes/Inputs/arkit_datalogger_camera_pose.txt"
-    /// Folder for the scene, the sender's outputs and the receiver's.
-    public var folder = "/tmp/arsim-bench/live"
+    /// Folder for the scene, the sender's outputs and the receiver's (required: `arsim bench
+    /// live` makes a private one in `$TMPDIR` unless given `--out`).
+    public var folder = ""
 
     /// Creates default settings (1280 × 720 at 60 frames/s for 60 s, paced).
     public init() {}
@@ -51,9 +52,13 @@ public struct LiveBench {
   public init(settings: Settings) { self.settings = settings }
 
   /// Runs it.
-  /// - Throws: `LiveError`, `LocatedError`s (track, output folder).
+  /// - Throws: `LiveError`, `LocatedError`s (track, output folder; `.usage` for an empty
+  ///   `folder`).
   public func run() throws -> Result {
     let s = settings
+    guard !s.folder.isEmpty else {
+      throw InputError(.usage, InputLocation(file: "."), "the live bench needs an output folder")
+    }
     let track =
       s.trackPath.hasPrefix("/")
       ? s.trackPath : FileManager.default.currentDirectoryPath + "/" + s.trackPath
