@@ -27,10 +27,12 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
   /// `I/N`.
   public var description: String { "\(index)/\(count)" }
 
-  /// This part's frames of `job` (inclusive), or nil when it gets none (more parts than
-  /// frames).
+  /// This part's frames of `job` (inclusive), or nil for any part when there are more parts
+  /// than frames (N > M: a split that leaves some part empty is refused as a whole, so the
+  /// limit does not depend on I).
   public func frames(of job: ClosedRange<Int>) -> ClosedRange<Int>? {
     let m = job.count
+    guard count <= m else { return nil }
     let q = m / count
     let r = m % count
     let first = job.lowerBound + (index - 1) * q + min(index - 1, r)

@@ -70,8 +70,8 @@ extension RenderCommand {
     }
     guard let own = shard.frames(of: job) else {
       throw UsageError(
-        "--shard \(shard) gets no frames: \(job.count) frames cannot be split into "
-          + "\(shard.count) shards (use at most \(job.count))")
+        "--shard \(shard): \(job.count) frames cannot be split into \(shard.count) shards "
+          + "(use at most \(job.count), so that every shard gets a frame)")
     }
     fields.append(
       (

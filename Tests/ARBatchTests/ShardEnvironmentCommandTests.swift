@@ -75,7 +75,8 @@ struct ShardEnvironmentCommandTests {
         ],
         "auto", "SLURM_ARRAY_TASK_COUNT=2"
       ),
-      (["PARALLEL_SEQ": "35"], "auto/40", "gets no frames: 31 frames cannot be split into 40"),
+      (["PARALLEL_SEQ": "35"], "auto/40", "31 frames cannot be split into 40 shards"),
+      (["PARALLEL_SEQ": "1"], "auto/40", "31 frames cannot be split into 40 shards"),
     ])
   func errors(environment: [String: String], shard: String, expected: String) throws {
     defer { fixture.remove() }
@@ -93,5 +94,18 @@ struct ShardEnvironmentCommandTests {
     defer { fixture.remove() }
     let result = fixture.arsim(["render", fixture.scene, "--out", fixture.root + "/o"] + arguments)
     #expect(result.code == 64, "\(result.standardError)")
+  }
+
+  @Test(
+    "more shards than frames: 64 for every index, naming the limit",
+    arguments: [
+      ["--shard", "1/32"], ["--shard", "32/32"], ["--shard", "1/5", "--frames", "3..6"],
+    ])
+  func moreShardsThanFrames(arguments: [String]) {
+    defer { fixture.remove() }
+    let result = fixture.arsim(["render", fixture.scene, "--out", fixture.root + "/o"] + arguments)
+    #expect(result.code == 64, "\(result.standardError)")
+    #expect(result.standardError.contains("use at most"), "\(result.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: fixture.root + "/o/frame_00000.png"))
   }
 }

@@ -37,9 +37,12 @@ struct ShardTests {
     }
   }
 
-  @Test("more parts than frames: the surplus parts get none")
+  @Test("more parts than frames: no part gets frames, whatever its index")
   func surplus() throws {
-    #expect(try parts(0...2, 5) == [0...0, 1...1, 2...2, nil, nil])
+    #expect(try parts(0...2, 5) == [nil, nil, nil, nil, nil])
+    #expect(try Shard(index: 1, count: 1000).frames(of: 0...300) == nil)
+    #expect(try Shard(index: 1000, count: 1000).frames(of: 0...300) == nil)
+    #expect(try Shard(index: 301, count: 301).frames(of: 0...300) == 300...300)
   }
 
   @Test(
