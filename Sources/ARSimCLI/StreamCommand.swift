@@ -28,7 +28,8 @@ enum StreamCommand {
       receptionToken: try LiveOptions.token(args, "--rx-token"),
       connectTimeout: try LiveOptions.timeout(args, "--connect-timeout", default: 5),
       handshakeTimeout: try LiveOptions.timeout(args, "--handshake-timeout", default: 5))
-    var options = try liveOptions(args, defaultFolderSuffix: "-stream", registry: registry)
+    var options = try liveOptions(
+      args, defaultFolderSuffix: "-stream", registry: registry, refusal: "arsim stream")
     options.1.sendTimeout = try LiveOptions.timeout(args, "--send-timeout", default: 5)
     if let format = args.value("--pixel-format") {
       guard let f = PixelFormat(rawValue: format.uppercased()) else {
@@ -50,18 +51,28 @@ enum StreamCommand {
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
-    let (scene, options) = try liveOptions(args, defaultFolderSuffix: "", registry: registry)
+    let (scene, options) = try liveOptions(
+      args, defaultFolderSuffix: "", registry: registry, refusal: "--strokes-port")
     return try execute("render", scene: scene, options: options, sender: nil, output: output)
   }
 
+  /// - Parameter refusal: what the message names when the scene has several views.
   private static func liveOptions(
-    _ args: Arguments, defaultFolderSuffix: String, registry: SessionRegistry
+    _ args: Arguments, defaultFolderSuffix: String, registry: SessionRegistry, refusal: String
   ) throws -> (ReplayScene, LiveRun.Options) {
     let threads = try args.integer("--threads", in: 0...1024) ?? 0
     let range = try args.value("--frames").map(RenderCommand.parseRange)
     let strokes = try LiveOptions.endpoint(
       args, portOption: "--strokes-port", allowsZero: true, required: false)
     let scene = try ReplayScene.load(path: args.positionals[0], registry: registry)
+    // The live run renders the scene's one camera; a collaborative scene's participants each
+    // need a frame loop of their own (MultiViewReplay), so it would show none of them.
+    guard scene.multiView == nil else {
+      throw UsageError(
+        "\(refusal) needs a scene with one view; \(args.positionals[0]) has "
+          + "\(scene.viewNames.count) (\(scene.viewNames.joined(separator: ", "))): render it "
+          + "with arsim render (--participant ID for one view)")
+    }
     var options = LiveRun.Options(
       outputDirectory: args.value("--out") ?? "Output/\(scene.name)\(defaultFolderSuffix)")
     options.frameRange = range

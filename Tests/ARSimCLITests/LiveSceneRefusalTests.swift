@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@testable import ARSimCLI
+
+/// `arsim stream` and `arsim render --strokes-port` render one camera: a scene with several
+/// views is refused before any socket or file, as `--helper-view` refuses a scene without
+/// remoteAssist.
+@Suite struct LiveSceneRefusalTests {
+  static let collab =
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Scenes/collab-three.json").path
+
+  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
+    let captured = CapturedOutput()
+    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
+    return (code, captured)
+  }
+
+  @Test(
+    "a collaborative scene: 64, naming the option, the views and what to run instead",
+    arguments: [
+      (["render", collab, "--strokes-port", "0"], "--strokes-port"),
+      (
+        [
+          "stream", collab, "--port", "9", "--tx-token", "EXT", "--rx-token", "APP",
+          "--connect-timeout", "1",
+        ], "arsim stream"
+      ),
+    ])
+  func refused(arguments: [String], named: String) {
+    let out = NSTemporaryDirectory() + "arsim-live-refusal-\(UUID().uuidString)"
+    let (code, output) = run(arguments + ["--out", out])
+    #expect(code == 64, "\(output.standardError)")
+    #expect(
+      output.standardError.contains(
+        "\(named) needs a scene with one view; \(Self.collab) has 3 (A, B, C)"),
+      "\(output.standardError)")
+    #expect(output.standardError.contains("--participant ID"))
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+}
