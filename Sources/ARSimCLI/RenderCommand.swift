@@ -65,8 +65,12 @@ enum RenderCommand {
       progress?.finish()
       let frames = summary.views.map(\.summary.framesWritten.count).reduce(0, +)
       output.printError(
-        "arsim render: \(summary.views.count) views, \(frames) frames → \(directory) "
-          + "(\(formatted(summary.totalSeconds, 1)) s)")
+        "arsim render: \(summary.views.count) " + (summary.views.count == 1 ? "view" : "views")
+          + ", \(frames) " + (frames == 1 ? "frame" : "frames") + " → \(directory) "
+          + "(\(formatted(summary.totalSeconds, 1)) s)"
+          + warningsNote(
+            count: summary.warningCount, events: summary.warningEventCount,
+            first: summary.firstWarning))
       return try finishWatchOutputs(args, video: video, directory: directory, output: output)
     }
     if participant != nil {
@@ -93,10 +97,16 @@ enum RenderCommand {
   /// `; 3 warnings, the first: …` for the summary line ("" without warnings), so warnings
   /// raised during the replay are seen without opening events.jsonl.
   static func warningsNote(_ summary: ReplaySummary) -> String {
-    guard summary.warningCount > 0, let first = summary.firstWarning else { return "" }
+    warningsNote(
+      count: summary.warningCount, events: summary.warningEventCount, first: summary.firstWarning)
+  }
+
+  /// The note for `count` warnings, `events` of them in events.jsonl files, `first` quoted.
+  static func warningsNote(count: Int, events: Int, first: String?) -> String {
+    guard count > 0, let first else { return "" }
     let shown = first.count > 160 ? String(first.prefix(160)) + "…" : first
-    return "; \(summary.warningCount) " + (summary.warningCount == 1 ? "warning" : "warnings")
-      + " (\(summary.warningEventCount) in events.jsonl), the first: \(shown)"
+    return "; \(count) " + (count == 1 ? "warning" : "warnings")
+      + " (\(events) in events.jsonl), the first: \(shown)"
   }
 
   /// The number of `frame_NNNNN.png` files in `directory` that this run did not write.

@@ -27,6 +27,22 @@ public struct MultiViewReplay {
     public var views: [(name: String, summary: ReplaySummary)]
     /// Total wall-clock seconds.
     public var totalSeconds: Double
+    /// The scene's load warnings (every view's run counts them too).
+    public var sceneWarnings: [String] = []
+
+    /// `warning` events of all views.
+    public var warningEventCount: Int { views.map(\.summary.warningEventCount).reduce(0, +) }
+    /// Warnings of the whole run: the scene's load warnings once plus every view's events.
+    public var warningCount: Int { sceneWarnings.count + warningEventCount }
+    /// The first of them: a load warning, else the first view's (in output order) first event
+    /// as `view V: frame F: reason (line N)`; nil when there was none.
+    public var firstWarning: String? {
+      if let first = sceneWarnings.first { return first }
+      for view in views {
+        if let event = view.summary.firstWarningEvent { return "view \(view.name): \(event)" }
+      }
+      return nil
+    }
   }
 
   /// Renders the views named in `only` (all when nil), each with `options` but into its own
@@ -72,7 +88,7 @@ public struct MultiViewReplay {
       try FileIO.writeAtomically(output.bytes, to: options.outputDirectory + "/" + output.name)
     }
     let total = Self.seconds(clock.now - start)
-    let summary = Summary(views: results, totalSeconds: total)
+    let summary = Summary(views: results, totalSeconds: total, sceneWarnings: scene.warnings)
     try writeRunJSON(summary, options: options, ticks: tickTimes.count)
     return summary
   }
@@ -98,6 +114,9 @@ public struct MultiViewReplay {
           })
       ),
       ("warnings", .array(scene.warnings.map { .string($0) })),
+      ("warningEvents", .integer(summary.warningEventCount)),
+      ("warningCount", .integer(summary.warningCount)),
+      ("firstWarning", summary.firstWarning.map { .string($0) } ?? .null),
       ("timing", .object([("totalSeconds", .number(summary.totalSeconds))])),
     ])
     // The command line's fields (scene hash, shard), before the timing as in a view's run.json.

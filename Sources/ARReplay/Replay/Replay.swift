@@ -352,7 +352,10 @@ public struct Replay {
   /// 200 characters, and the input line it names, if any.
   static func describe(_ event: Event, frame: Int) -> String {
     var text = "frame \(frame): "
-    if case .string(let reason)? = event.fields.first(where: { $0.0 == "reason" })?.1 {
+    // Remote-assist sessions name it `reason`, the collaboration's `message`.
+    let reasonField =
+      event.fields.first { $0.0 == "reason" } ?? event.fields.first { $0.0 == "message" }
+    if case .string(let reason)? = reasonField?.1 {
       text += reason.count > 200 ? String(reason.prefix(200)) + "…" : reason
     } else {
       text += "warning"
