@@ -65,11 +65,22 @@ struct PreparedFrame: Sendable {
     lights = ShadingLights(towardLights: towardLights, colors: colors, ambient: list.ambient)
 
     var transparentItems: [(depth: Double, order: Int, entries: [DrawEntry])] = []
+    // Sized once: B2's 10 000 spheres would otherwise regrow each array a dozen times.
+    let itemCount = list.items.count
+    spheres.reserveCapacity(itemCount)
+    sphereMaterials.reserveCapacity(itemCount)
+    materials.reserveCapacity(itemCount)
+    opaque.reserveCapacity(itemCount)
+    var transparentEntries: [DrawEntry] = []
     for (order, item) in list.items.enumerated() {
       let cameraFromNode = cameraFromWorldMatrix * item.worldFromNode
       guard cameraFromNode.isFinite else { continue }
       var material = ShadingMaterial(item.material, opacity: item.opacity)
-      var entries: [DrawEntry] = []
+      // Opaque entries go straight into `opaque` (no array per item); transparent ones are
+      // kept per item for the back-to-front sort.
+      let isOpaque = !(item.opacity < 1)
+      let opaqueStart = opaque.count
+      transparentEntries.removeAll(keepingCapacity: true)
       switch item.shape {
       case .sphere(let sphere):
         // Spheres carry no texture coordinates: their textures are ignored.
@@ -77,7 +88,8 @@ struct PreparedFrame: Sendable {
           radius: sphere.radius, cameraFromNode: cameraFromNode, intrinsics: intrinsics,
           near: near, far: far)
         {
-          entries.append(DrawEntry(isSphere: true, index: spheres.count, material: materials.count))
+          let entry = DrawEntry(isSphere: true, index: spheres.count, material: materials.count)
+          if isOpaque { opaque.append(entry) } else { transparentEntries.append(entry) }
           spheres.append(prepared)
           sphereMaterials.append(materials.count)
         }
@@ -96,20 +108,19 @@ struct PreparedFrame: Sendable {
             toCamera(a), toCamera(b), toCamera(c), doubleSided: item.material.isDoubleSided,
             intrinsics: intrinsics, near: near)
           {
-            entries.append(
-              DrawEntry(isSphere: false, index: triangles.count, material: materials.count))
+            let entry = DrawEntry(
+              isSphere: false, index: triangles.count, material: materials.count)
+            if isOpaque { opaque.append(entry) } else { transparentEntries.append(entry) }
             triangles.append(prepared)
             triangleMaterials.append(materials.count)
           }
         }
       }
-      guard !entries.isEmpty else { continue }
+      guard opaque.count > opaqueStart || !transparentEntries.isEmpty else { continue }
       materials.append(material)
-      if item.opacity < 1 {
+      if !isOpaque {
         let depth = -cameraFromNode.columns.3.z
-        transparentItems.append((depth, order, entries))
-      } else {
-        opaque += entries
+        transparentItems.append((depth, order, transparentEntries))
       }
     }
     // Draw opaque primitives near to far (triangles first: few, and often large occluders), so
@@ -118,12 +129,12 @@ struct PreparedFrame: Sendable {
     for (position, entry) in opaque.enumerated() {
       drawOrder[entry.isSphere ? entry.index : spheres.count + entry.index] = Int32(position)
     }
-    let nearFirst = opaque.enumerated().sorted { a, b in
-      let ka = a.element.isSphere ? spheres[a.element.index].minDepth : -.infinity
-      let kb = b.element.isSphere ? spheres[b.element.index].minDepth : -.infinity
-      return ka < kb || (ka == kb && a.offset < b.offset)
+    // Keys looked up once, positions sorted (the comparisons, hence the order, are the same).
+    let keys = opaque.map { $0.isSphere ? spheres[$0.index].minDepth : -.infinity }
+    let nearFirst = keys.withUnsafeBufferPointer { key in
+      opaque.indices.sorted { a, b in key[a] < key[b] || (key[a] == key[b] && a < b) }
     }
-    opaque = nearFirst.map(\.element)
+    opaque = nearFirst.map { opaque[$0] }
     for i in materials.indices {
       if let color = materials[i].uniformColor {
         materials[i].isUniform = true
@@ -133,6 +144,9 @@ struct PreparedFrame: Sendable {
     fastShadingKeys = materials.map {
       $0.lightingModel == .blinn ? 2 * max(0, $0.wholeShininess) + 1 : 0
     }
+    fastSpheres.reserveCapacity(spheres.count)
+    uniformSpheres.reserveCapacity(spheres.count)
+    fastSphereMaterials.reserveCapacity(spheres.count)
     for (sphere, material) in zip(spheres, sphereMaterials) {
       fastSpheres.append(SIMD4(sphere.centre, sphere.inverseRadius))
       uniformSpheres.append(

@@ -11,7 +11,8 @@ extension RenderCommand {
   /// and ffmpeg are looked up here, before any frame is written, so a missing one fails the
   /// command at once (69).
   /// - Throws: `ToolUnavailable` naming the Debian package; `UsageError` for a frame rate
-  ///   ffmpeg cannot take.
+  ///   ffmpeg cannot take or a video path that is a scene input or one of the run's files
+  ///   (`refuseOverwritingRunFiles`).
   static func addWatchOutputs(
     _ args: Arguments, scene: ReplayScene, multiView: Bool, to options: inout ReplayOptions
   ) throws -> VideoOutputs? {
@@ -26,6 +27,14 @@ extension RenderCommand {
       }
     }
     guard let path = args.value("--video") else { return nil }
+    // Before any frame: the video must replace neither an input nor a file of this run.
+    let views = scene.viewNames
+    var folders = [options.outputDirectory] + views.map { options.outputDirectory + "/" + $0 }
+    if args.has("--helper-view") { folders += folders.map { $0 + "/helper" } }
+    for video in multiView ? views.map({ VideoCommand.viewVideoPath(path, $0) }) : [path] {
+      try refuseOverwritingRunFiles(
+        video, label: "--video", inputs: scene.inputPaths, runFolders: folders)
+    }
     guard let rate = VideoFrameRate(framesPerSecond: scene.schedule.fps) else {
       throw UsageError("--video: the scene's fps \(scene.schedule.fps) is outside 0.001…1000")
     }

@@ -26,6 +26,10 @@ enum VideoCommand {
     guard !jobs.isEmpty else {
       throw InputError(.missingInput, InputLocation(file: folder.path), "no frame_NNNNN.png files")
     }
+    let folders = [folder.path] + folder.views.map { folder.path + "/" + $0 }
+    for (_, path) in jobs {
+      try refuseOverwritingRunFiles(path, label: "OUT", inputs: [], runFolders: folders)
+    }
     for (source, path) in jobs {
       let rate = fps ?? source.framesPerSecond ?? folder.framesPerSecond
       guard let rate, let frameRate = VideoFrameRate(framesPerSecond: rate) else {

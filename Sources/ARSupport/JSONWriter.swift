@@ -83,6 +83,18 @@ package struct JSONWriter: TextOutputStream {
     }
   }
 
+  /// Appends `value` as `number(_:)` does but leaves the table of remembered numbers alone: for
+  /// values that seldom repeat (a sphere's translation), where a lookup would only miss.
+  package mutating func unrememberedNumber(_ value: Double) {
+    if value == 0 {
+      raw("0.0")
+    } else if !value.isFinite {
+      raw("null")
+    } else {
+      value.write(to: &self)
+    }
+  }
+
   /// Copies `value`'s text from its slot when the slot holds the same bit pattern; otherwise
   /// prints it and stores the text in the slot.
   private mutating func writeRemembering(_ value: Double) {

@@ -179,6 +179,9 @@ public struct Replay {
         FrameSinkSetup(outputDirectory: directory, scene: scene, frames: range))
     }
     var renderOnlyTimings: [FrameTiming] = []
+    // The render list's walk records the geometry nodes' world transforms for the trace line.
+    var geometryNodes: [VisitedGeometryNode] = []
+    var traceCapacity = 4096
     var eventCount = 0
     var warningEventCount = 0
     var firstWarningEvent: String?
@@ -204,7 +207,9 @@ public struct Replay {
         var frameRenderer = renderer
         frameRenderer.options.background = try scene.background(forFrame: frame)
         let camera = state.camera
-        var rendered = frameRenderer.render(RenderList(root: state.world), camera: camera)
+        geometryNodes.removeAll(keepingCapacity: true)
+        let list = RenderList(root: state.world, visitedGeometry: &geometryNodes)
+        var rendered = frameRenderer.render(list, camera: camera)
         let t = schedule.time(ofFrame: frame)
         if let overlay = options.overlay {
           overlay.draw(
@@ -226,8 +231,9 @@ public struct Replay {
         }
         let traceStart = clock.now
         let traceText = TraceLine.make(
-          frame: frame, t: t, camera: camera, world: state.world,
-          sessionFields: state.sessions.flatMap { $0.traceFields() })
+          frame: frame, t: t, camera: camera, geometryNodes: geometryNodes,
+          sessionFields: state.sessions.flatMap { $0.traceFields() }, capacity: traceCapacity)
+        traceCapacity = max(traceCapacity, traceText.utf8.count + 4096)
         let eventText = frameEvents.map { $0.json(frame: frame).text + "\n" }.joined()
         var output = OutputFrame(
           frame: frame, t: t, rendered: rendered, traceLine: traceText, eventLines: eventText,

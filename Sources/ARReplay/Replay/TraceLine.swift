@@ -15,11 +15,25 @@ import ARSupport
 /// The line is written straight into one UTF-8 buffer from the node data, with the bytes
 /// `JSONValue.text` gives for the same fields (no `JSONValue` tree, no `String` per number).
 enum TraceLine {
+  /// The line of the graph under `world` (walks it, as `RenderList(root:)` does).
   static func make(
     frame: Int, t: Double, camera: Camera, world: Node, sessionFields: [(String, JSONValue)]
   ) -> String {
+    var nodes: [VisitedGeometryNode] = []
+    _ = RenderList(root: world, visitedGeometry: &nodes)
+    return make(
+      frame: frame, t: t, camera: camera, geometryNodes: nodes, sessionFields: sessionFields)
+  }
+
+  /// The line from the geometry nodes and world transforms the frame's render list walk
+  /// recorded (`RenderList.init(root:visitedGeometry:)`), so no transform is composed twice;
+  /// `capacity`: bytes to reserve (the previous line's length spares B2's 3.8 MB regrowth).
+  static func make(
+    frame: Int, t: Double, camera: Camera, geometryNodes: [VisitedGeometryNode],
+    sessionFields: [(String, JSONValue)], capacity: Int = 4096
+  ) -> String {
     let k = camera.intrinsics
-    var out = JSONWriter(capacity: 4096, remembersNumbers: true)
+    var out = JSONWriter(capacity: capacity, remembersNumbers: true)
     out.raw("{\"frame\":")
     out.integer(frame)
     out.raw(",\"t\":")
@@ -40,7 +54,9 @@ enum TraceLine {
     out.integer(k.height)
     out.raw("},\"nodes\":[")
     var first = true
-    writeNodes(world, parentWorld: .identity, first: &first, to: &out)
+    for visited in geometryNodes {
+      write(visited.node, world: visited.worldFromNode, first: &first, to: &out)
+    }
     out.byte(UInt8(ascii: "]"))
     for (key, value) in sessionFields {
       out.byte(UInt8(ascii: ","))
@@ -52,13 +68,11 @@ enum TraceLine {
     return out.text
   }
 
-  /// Visible geometry nodes, parents before children (the renderer's order), each as
-  /// `{"name","kind","worldTransform","radius"?,"rgba","stroke"?,"anchor"?}`.
-  private static func writeNodes(
-    _ node: Node, parentWorld: Matrix4, first: inout Bool, to out: inout JSONWriter
+  /// One visible geometry node (the list keeps the renderer's order, parents before
+  /// children) as `{"name","kind","worldTransform","radius"?,"rgba","stroke"?,"anchor"?}`.
+  private static func write(
+    _ node: Node, world: Matrix4, first: inout Bool, to out: inout JSONWriter
   ) {
-    if node.isHidden { return }
-    let world = parentWorld * node.transform
     if let geometry = node.geometry {
       out.raw(first ? "{\"name\":" : ",{\"name\":")
       first = false
@@ -105,7 +119,6 @@ enum TraceLine {
       }
       out.byte(UInt8(ascii: "}"))
     }
-    for child in node.childNodes { writeNodes(child, parentWorld: world, first: &first, to: &out) }
   }
 
   /// `m`'s 16 elements, column-major, as a JSON array of numbers. With `slots`, the first three
@@ -120,6 +133,18 @@ enum TraceLine {
       out.numbers4(c.1.x, c.1.y, c.1.z, c.1.w, slot: slots + 1)
       out.byte(UInt8(ascii: ","))
       out.numbers4(c.2.x, c.2.y, c.2.z, c.2.w, slot: slots + 2)
+      // Each sphere has its own translation: no use remembering x, y, z.
+      let t = c.3
+      out.byte(UInt8(ascii: ","))
+      out.unrememberedNumber(t.x)
+      out.byte(UInt8(ascii: ","))
+      out.unrememberedNumber(t.y)
+      out.byte(UInt8(ascii: ","))
+      out.unrememberedNumber(t.z)
+      out.byte(UInt8(ascii: ","))
+      out.number(t.w)
+      out.byte(UInt8(ascii: "]"))
+      return
     } else {
       write(m.columns.0, to: &out)
       out.byte(UInt8(ascii: ","))
