@@ -303,7 +303,8 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
   // bytes per 64 KiB; grown below if ever short.
   const size_t total = filteredRow * (size_t)height;
   encoder_buffers *buffers = take_buffers();
-  output o = {NULL, 0, 8 + 25 + 12 + total + total / 64 + 4096 + 12};
+  const size_t planned = 8 + 25 + 12 + total + total / 64 + 4096 + 12;
+  output o = {NULL, 0, planned};
   int status = 1;
   if (!buffers || !ensure(&buffers->out, &buffers->outCapacity, o.capacity) ||
       !ensure(&buffers->strip, &buffers->stripCapacity, filteredRow * stripRows + slack) ||
@@ -314,9 +315,15 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
     return 1;
   }
   o.data = buffers->out;
-  o.capacity = buffers->outCapacity;
+  // The room ISA-L is offered depends on this image alone, not on what the pooled set held
+  // before: ISA-L picks its code path by the output room, and the path shows in the bytes.
+  o.capacity = planned;
   uint8_t *strip = buffers->strip, *rows = buffers->rows, *levelBuffer = buffers->level;
   struct isal_zstream *stream = &buffers->stream;
+  // Nor may an earlier encode's match history reach this one (ISA-L does not clear all of its
+  // level buffer for a new stream): a frame's bytes must not depend on the frames before it.
+  memset(levelBuffer, 0, levelBuffers[level]);
+  memset(stream, 0, sizeof *stream);
 
   static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
   memcpy(o.data, signature, 8);
