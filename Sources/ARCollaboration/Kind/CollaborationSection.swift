@@ -73,9 +73,9 @@ public struct CollaborationSection: Decodable, Sendable {
   }
   /// The `BoxSpec` shape.
   public struct BoxSpec: Decodable, Sendable {
-    /// Width (x), metres or pixels.
+    /// Extent along local x, metres.
     public var width: Double
-    /// Height (y), metres or pixels.
+    /// Extent along local y, metres.
     public var height: Double
     /// Length (z), metres.
     public var length: Double
@@ -135,17 +135,17 @@ public struct CollaborationSection: Decodable, Sendable {
     public var cx: Double
     /// Principal point v, pixels.
     public var cy: Double
-    /// Width (x), metres or pixels.
+    /// Width of the image the intrinsics describe, pixels.
     public var width: Int
-    /// Height (y), metres or pixels.
+    /// Height of the image the intrinsics describe, pixels.
     public var height: Int
   }
 
   /// The `SizeSpec` shape.
   public struct SizeSpec: Decodable, Sendable {
-    /// Width (x), metres or pixels.
+    /// Output width, pixels.
     public var width: Int
-    /// Height (y), metres or pixels.
+    /// Output height, pixels.
     public var height: Int
   }
 
