@@ -64,7 +64,7 @@ struct BandRenderer {
   }
 
   /// Samples of padding after the band's buffers.
-  static let padding = 8
+  static let padding = 16
 
   /// Renders output rows `firstRow ..< firstRow + bandRows` (clipped to the image).
   mutating func render(firstRow: Int, into output: BandOutput) {
@@ -184,7 +184,7 @@ struct SampleGrid {
   }
 
   /// The `rayX` values of `columns` sample columns at N = `scale`, plus 8 of padding, formed in
-  /// Double from `u(eightFrom:)` and narrowed, as the Float kernels did per sample before.
+  /// Double from `u(lanesFrom:)` and narrowed, as the Float kernels did per sample before.
   static func rayXTable(scale: Int, columns: Int, intrinsics: CameraIntrinsics) -> [Float] {
     let grid = SampleGrid(
       scale: scale, columns: columns, firstRow: 0, rowCount: 0,
@@ -193,17 +193,17 @@ struct SampleGrid {
     let inverseFx = 1 / intrinsics.fx
     var table: [Float] = []
     table.reserveCapacity(columns + 16)
-    for sx in stride(from: 0, to: columns + 8, by: 8) {
-      let x = SIMD8<Float>(narrowing: (grid.u(eightFrom: sx) - intrinsics.cx) * inverseFx)
-      for lane in 0..<8 { table.append(x[lane]) }
+    for sx in stride(from: 0, to: columns + laneCount, by: laneCount) {
+      let x = FloatLanes(narrowing: (grid.u(lanesFrom: sx) - intrinsics.cx) * inverseFx)
+      for lane in 0..<laneCount { table.append(x[lane]) }
     }
     return table
   }
 
   /// `rayX` of sample columns sx … sx + 7 (sx < columns).
-  @inline(__always) func rayX(eightFrom sx: Int) -> SIMD8<Float> {
+  @inline(__always) func rayX(lanesFrom sx: Int) -> FloatLanes {
     guard let base = rayX.baseAddress else { return .zero }
-    return UnsafeRawPointer(base + sx).loadUnaligned(as: SIMD8<Float>.self)
+    return UnsafeRawPointer(base + sx).loadUnaligned(as: FloatLanes.self)
   }
 
   /// Screen u of sample column sx.
@@ -212,8 +212,8 @@ struct SampleGrid {
     scale == 1 ? Double(sx) : (Double(sx) + 0.5) / Double(scale) - 0.5
   }
   /// Screen u of sample columns sx … sx + 7 (the same operations as `u(_:)`, lane by lane).
-  @inline(__always) func u(eightFrom sx: Int) -> SIMD8<Double> {
-    let columns = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7) + Double(sx)
+  @inline(__always) func u(lanesFrom sx: Int) -> DoubleLanes {
+    let columns = DoubleLanes.laneIndices + Double(sx)
     return scale == 1 ? columns : (columns + 0.5) / Double(scale) - 0.5
   }
 
@@ -284,11 +284,11 @@ struct SampleBuffers {
     guard let base = ids.baseAddress else { return limit }
     let id = base[start]
     var end = start + 1
-    let lanes = SIMD8<Int32>(repeating: id)
-    while end + 8 <= limit,
-      !(UnsafeRawPointer(base + end).loadUnaligned(as: SIMD8<Int32>.self) .!= lanes).anyLane()
+    let lanes = IntLanes(repeating: id)
+    while end + laneCount <= limit,
+      !(UnsafeRawPointer(base + end).loadUnaligned(as: IntLanes.self) .!= lanes).anyLane()
     {
-      end += 8
+      end += laneCount
     }
     while end < limit, base[end] == id { end += 1 }
     return end
@@ -300,14 +300,14 @@ struct SampleBuffers {
       return
     }
     var i = range.lowerBound
-    while i + 8 <= range.upperBound {
+    while i + laneCount <= range.upperBound {
       UnsafeMutableRawPointer(r + i).storeBytes(
-        of: SIMD8(repeating: color.x), as: SIMD8<Float>.self)
+        of: FloatLanes(repeating: color.x), as: FloatLanes.self)
       UnsafeMutableRawPointer(g + i).storeBytes(
-        of: SIMD8(repeating: color.y), as: SIMD8<Float>.self)
+        of: FloatLanes(repeating: color.y), as: FloatLanes.self)
       UnsafeMutableRawPointer(b + i).storeBytes(
-        of: SIMD8(repeating: color.z), as: SIMD8<Float>.self)
-      i += 8
+        of: FloatLanes(repeating: color.z), as: FloatLanes.self)
+      i += laneCount
     }
     while i < range.upperBound {
       setColor(i, color)
@@ -320,12 +320,12 @@ struct SampleBuffers {
   func clear(count: Int) {
     guard let depthBase = depths.baseAddress, let idBase = ids.baseAddress else { return }
     var i = 0
-    while i + 8 <= count {
+    while i + laneCount <= count {
       UnsafeMutableRawPointer(depthBase + i).storeBytes(
-        of: SIMD8<Float>(repeating: .infinity), as: SIMD8<Float>.self)
+        of: FloatLanes(repeating: .infinity), as: FloatLanes.self)
       UnsafeMutableRawPointer(idBase + i).storeBytes(
-        of: SIMD8<Int32>(repeating: -1), as: SIMD8<Int32>.self)
-      i += 8
+        of: IntLanes(repeating: -1), as: IntLanes.self)
+      i += laneCount
     }
     while i < count {
       depthBase[i] = .infinity

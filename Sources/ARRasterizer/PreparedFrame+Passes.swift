@@ -40,17 +40,9 @@ extension PreparedFrame {
         let id = Int32(entry.index)
         let order = drawOrder[entry.index]
         if sphere.inverseRadius > 0 {
-          let uniform = uniformSpheres[entry.index]
-          for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
-            let row = UniformSphereRow(uniform, v: grid.v(sy), dy: grid.rayY(sy))
-            guard let (low, high) = row.span(uniform, margin: 1) else { continue }
-            let columns = grid.columns(
-              minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
-            rasterizeUniformSphereRow(
-              row, of: uniform, sphere: sphere, id: id, sy: sy, columns: columns, grid: grid,
-              into: buffers
-            ) { t, i in wins(t, order, i) }
-          }
+          rasterizeUniformSphere(
+            uniformSpheres[entry.index], sphere: sphere, id: id, grid: grid, into: buffers
+          ) { t, i in wins(t, order, i) }
           continue
         }
         for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
@@ -100,31 +92,31 @@ extension PreparedFrame {
           let dy = grid.rayY(sy)
           var sx = columns.lowerBound
           while sx < columns.upperBound {
-            let count = min(8, columns.upperBound - sx)
+            let count = min(laneCount, columns.upperBound - sx)
             let i = rowBase + sx
             let t = triangle.depths(
-              dx: (grid.u(eightFrom: sx) - intrinsics.cx) / intrinsics.fx, dy: dy, far: far)
+              dx: (grid.u(lanesFrom: sx) - intrinsics.cx) / intrinsics.fx, dy: dy, far: far)
             // Lanes past the run hold −∞, which nothing beats.
-            var current = SIMD8<Float>(repeating: -.infinity)
-            if count == 8, let depths = buffers.depths.baseAddress {
-              current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Float>.self)
+            var current = FloatLanes(repeating: -.infinity)
+            if count == laneCount, let depths = buffers.depths.baseAddress {
+              current = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
             } else {
               for lane in 0..<count { current[lane] = buffers.depths[i + lane] }
             }
             let hits = t .< .infinity
             let candidates = (t .<= current) .& hits
-            if count == 8, !((t .== current) .& hits).anyLane(),
+            if count == laneCount, !((t .== current) .& hits).anyLane(),
               let depths = buffers.depths.baseAddress, let ids = buffers.ids.baseAddress
             {
               // No ties: a candidate wins outright. Whole-vector stores.
               if candidates.anyLane() {
                 UnsafeMutableRawPointer(depths + i).storeBytes(
-                  of: select(candidates, t, current), as: SIMD8<Float>.self)
+                  of: select(candidates, t, current), as: FloatLanes.self)
                 let raw = UnsafeMutableRawPointer(ids + i)
                 raw.storeBytes(
                   of: select(
-                    candidates, SIMD8(repeating: id), raw.loadUnaligned(as: SIMD8<Int32>.self)),
-                  as: SIMD8<Int32>.self)
+                    candidates, IntLanes(repeating: id), raw.loadUnaligned(as: IntLanes.self)),
+                  as: IntLanes.self)
               }
             } else if candidates.anyLane() {
               for lane in 0..<count where candidates[lane] && wins(t[lane], order, i + lane) {
@@ -132,7 +124,7 @@ extension PreparedFrame {
                 buffers.ids[i + lane] = id
               }
             }
-            sx += 8
+            sx += laneCount
           }
         }
       }
@@ -229,29 +221,29 @@ extension PreparedFrame {
       // Eight lanes even at the run's end: the buffers are padded (`BandRenderer`); lanes past
       // the run compute from other samples' depths and are not stored.
       let samples = SphereSamples(
-        dx: grid.rayX(eightFrom: sx), dy: dy,
-        depth: UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Float>.self),
+        dx: grid.rayX(lanesFrom: sx), dy: dy,
+        depth: UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self),
         centre: centre, inverseRadius: inverseRadius)
       let color = lights.shadeSphere(
         samples, material: material, blinn: blinn, exponent: exponent, lights: sphereLights)
       let count = columns.upperBound - sx
-      if count >= 8 {
-        UnsafeMutableRawPointer(red + i).storeBytes(of: color.red, as: SIMD8<Float>.self)
-        UnsafeMutableRawPointer(green + i).storeBytes(of: color.green, as: SIMD8<Float>.self)
-        UnsafeMutableRawPointer(blue + i).storeBytes(of: color.blue, as: SIMD8<Float>.self)
+      if count >= laneCount {
+        UnsafeMutableRawPointer(red + i).storeBytes(of: color.red, as: FloatLanes.self)
+        UnsafeMutableRawPointer(green + i).storeBytes(of: color.green, as: FloatLanes.self)
+        UnsafeMutableRawPointer(blue + i).storeBytes(of: color.blue, as: FloatLanes.self)
       } else {
         // A Float comparison: the integer one compiles to a lane-by-lane loop.
-        let inRun = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) .< Float(count)
-        @inline(__always) func store(_ lanes: SIMD8<Float>, _ base: UnsafeMutablePointer<Float>) {
+        let inRun = FloatLanes.laneIndices .< Float(count)
+        @inline(__always) func store(_ lanes: FloatLanes, _ base: UnsafeMutablePointer<Float>) {
           let raw = UnsafeMutableRawPointer(base + i)
-          let kept = raw.loadUnaligned(as: SIMD8<Float>.self)
-          raw.storeBytes(of: select(inRun, lanes, kept), as: SIMD8<Float>.self)
+          let kept = raw.loadUnaligned(as: FloatLanes.self)
+          raw.storeBytes(of: select(inRun, lanes, kept), as: FloatLanes.self)
         }
         store(color.red, red)
         store(color.green, green)
         store(color.blue, blue)
       }
-      sx += 8
+      sx += laneCount
     }
   }
 
@@ -284,9 +276,9 @@ extension PreparedFrame {
             let row = UniformSphereRow(uniform, v: v, dy: grid.rayY(sy))
             guard let span = row.span(uniform, margin: 1) else { continue }
             let columns = columns(span)
-            for start in stride(from: columns.lowerBound, to: columns.upperBound, by: 8) {
-              let t = row.depths(uniform, eightFrom: start, grid: grid, primitive: sphere)
-              for lane in 0..<min(8, columns.upperBound - start) where t[lane] < .infinity {
+            for start in stride(from: columns.lowerBound, to: columns.upperBound, by: laneCount) {
+              let t = row.depths(uniform, lanesFrom: start, grid: grid, primitive: sphere)
+              for lane in 0..<min(laneCount, columns.upperBound - start) where t[lane] < .infinity {
                 blend(start + lane, depth: t[lane])
               }
             }
@@ -328,9 +320,9 @@ extension PreparedFrame {
             // no `self`: a closure passed on copies what it captures, and copying the frame
             // would retain each of its arrays.
             let (intrinsics, far, dy) = (self.intrinsics, self.far, grid.rayY(sy))
-            @inline(__always) func depths(_ sx: Int) -> SIMD8<Float> {
+            @inline(__always) func depths(_ sx: Int) -> FloatLanes {
               triangle.depths(
-                dx: (grid.u(eightFrom: sx) - intrinsics.cx) / intrinsics.fx, dy: dy, far: far)
+                dx: (grid.u(lanesFrom: sx) - intrinsics.cx) / intrinsics.fx, dy: dy, far: far)
             }
             blendUniform(
               columns: columns, rowBase: rowBase, keep: keep, premultiplied: premultiplied,
@@ -363,7 +355,7 @@ extension PreparedFrame {
   @inline(__always) private func blendUniform(
     columns: Range<Int>, rowBase: Int, keep: Float, premultiplied: SIMD3<Float>,
     into buffers: SampleBuffers, nearest: Float, farthest: Float,
-    depths primitiveDepths: (Int) -> SIMD8<Float>
+    depths primitiveDepths: (Int) -> FloatLanes
   ) {
     guard let depths = buffers.depths.baseAddress, let red = buffers.red.baseAddress,
       let green = buffers.green.baseAddress, let blue = buffers.blue.baseAddress
@@ -371,27 +363,27 @@ extension PreparedFrame {
     var sx = columns.lowerBound
     while sx < columns.upperBound {
       let i = rowBase + sx
-      let current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Float>.self)
+      let current = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
       var covered = current .> farthest
       let between = (current .<= farthest) .& (current .> nearest)
       if between.anyLane() { covered = covered .| (between .& (primitiveDepths(sx) .< current)) }
       let count = columns.upperBound - sx
-      if count < 8 {
+      if count < laneCount {
         // A Float comparison: the integer one compiles to a lane-by-lane loop.
-        covered = covered .& (SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7) .< Float(count))
+        covered = covered .& (FloatLanes.laneIndices .< Float(count))
       }
       if covered.anyLane() {
         // Lanes in front of the plane keep their colour.
         @inline(__always) func channel(_ base: UnsafeMutablePointer<Float>, _ add: Float) {
           let raw = UnsafeMutableRawPointer(base + i)
-          let color = raw.loadUnaligned(as: SIMD8<Float>.self)
-          raw.storeBytes(of: select(covered, color * keep + add, color), as: SIMD8<Float>.self)
+          let color = raw.loadUnaligned(as: FloatLanes.self)
+          raw.storeBytes(of: select(covered, color * keep + add, color), as: FloatLanes.self)
         }
         channel(red, premultiplied.x)
         channel(green, premultiplied.y)
         channel(blue, premultiplied.z)
       }
-      sx += 8
+      sx += laneCount
     }
   }
 

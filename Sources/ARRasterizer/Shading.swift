@@ -64,6 +64,10 @@ extension SIMD8: WholePowerOperand where Scalar: BinaryFloatingPoint {
   static var one: SIMD8<Scalar> { SIMD8(repeating: 1) }
 }
 
+extension SIMD16: WholePowerOperand where Scalar: BinaryFloatingPoint {
+  static var one: SIMD16<Scalar> { SIMD16(repeating: 1) }
+}
+
 /// `x^n` for whole n ≥ 0 by repeated squaring (left to right over n's bits), lane-wise for
 /// SIMD values; equals `pow(x, Double(n))` to within a few units in the last place
 /// (Documentation/Performance.md: no output byte of the benchmark frames changes).
@@ -178,9 +182,9 @@ struct ShadingLights: Sendable {
 /// lane (unused lanes repeat a used one).
 struct SphereSamples {
   /// Camera-space ray direction `(dx, dy, −1)` and depth t: the hit is `t·d`.
-  var dx: SIMD8<Float>
+  var dx: FloatLanes
   var dy: Float
-  var depth: SIMD8<Float>
+  var depth: FloatLanes
   /// Camera-space sphere centre and 1 / radius.
   var centre: SIMD3<Float>
   var inverseRadius: Float
@@ -195,9 +199,9 @@ struct SphereLight: Sendable {
 
 /// Colours 0…1 of up to eight samples, one vector per channel.
 struct ColorLanes {
-  var red: SIMD8<Float>
-  var green: SIMD8<Float>
-  var blue: SIMD8<Float>
+  var red: FloatLanes
+  var green: FloatLanes
+  var blue: FloatLanes
 }
 
 extension ShadingLights {
@@ -232,10 +236,10 @@ extension ShadingLights {
     // |d|; the view vector V = −d / |d| is never formed: for the halfway vector,
     // L + V = (|d| L − d) / |d|, so N·H = N·g / |g| with g = |d| L − d (one square root and one
     // division per light, no division for V).
-    let length = (dx * dx + SIMD8(repeating: dy * dy + 1)).squareRoot()
+    let length = (dx * dx + FloatLanes(repeating: dy * dy + 1)).squareRoot()
     var diffuse = ColorLanes(
-      red: SIMD8(repeating: Float(ambient.x)), green: SIMD8(repeating: Float(ambient.y)),
-      blue: SIMD8(repeating: Float(ambient.z)))
+      red: FloatLanes(repeating: Float(ambient.x)), green: FloatLanes(repeating: Float(ambient.y)),
+      blue: FloatLanes(repeating: Float(ambient.z)))
     var specular = ColorLanes(red: .zero, green: .zero, blue: .zero)
     for light in lights {
       let l = light.toward
@@ -259,17 +263,23 @@ extension ShadingLights {
       specular.green += c.y * power
       specular.blue += c.z * power
     }
-    @inline(__always) func channel(
-      _ diffuseColor: Double, _ diffuseLight: SIMD8<Float>, _ specularColor: Double,
-      _ specularLight: SIMD8<Float>
-    ) -> SIMD8<Float> {
-      var color = Float(diffuseColor) * diffuseLight
-      if blinn { color += Float(specularColor) * specularLight }
-      return select(color .> 1, SIMD8(repeating: 1), select(color .> 0, color, .zero))
-    }
     return ColorLanes(
-      red: channel(material.diffuse.x, diffuse.red, material.specular.x, specular.red),
-      green: channel(material.diffuse.y, diffuse.green, material.specular.y, specular.green),
-      blue: channel(material.diffuse.z, diffuse.blue, material.specular.z, specular.blue))
+      red: shadedChannel(material.diffuse.x, diffuse.red, material.specular.x, specular.red, blinn),
+      green: shadedChannel(
+        material.diffuse.y, diffuse.green, material.specular.y, specular.green, blinn),
+      blue: shadedChannel(
+        material.diffuse.z, diffuse.blue, material.specular.z, specular.blue, blinn))
   }
+}
+
+/// One clamped colour channel of `shadeSphere`: `diffuseColor · diffuseLight` (+
+/// `specularColor · specularLight` when `blinn`), clamped to 0…1 with NaN → 0. A file-level
+/// function: nested in `shadeSphere`, it was not inlined once the lanes were sixteen wide.
+@_transparent private func shadedChannel(
+  _ diffuseColor: Double, _ diffuseLight: FloatLanes, _ specularColor: Double,
+  _ specularLight: FloatLanes, _ blinn: Bool
+) -> FloatLanes {
+  var color = Float(diffuseColor) * diffuseLight
+  if blinn { color += Float(specularColor) * specularLight }
+  return select(color .> 1, FloatLanes(repeating: 1), select(color .> 0, color, .zero))
 }

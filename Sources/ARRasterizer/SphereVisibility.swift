@@ -69,13 +69,36 @@ struct UniformSphereRow {
     return (k.cx + low * k.fx - margin, k.cx + high * k.fx + margin)
   }
 
+  /// `span` of eight rows at once (rows whose ray y is `dy`), for a sphere whose span is
+  /// bounded (`spanA < 0`): lane by lane the same operations, so the same bits. Lanes where
+  /// `hit` is false miss the sphere (their `low`, `high` are meaningless).
+  @inline(__always) static func spans(_ sphere: UniformSphere, dy: SIMD8<Double>, margin: Double)
+    -> (hit: SIMDMask<SIMD8<Int64>>, low: SIMD8<Double>, high: SIMD8<Double>)
+  {
+    let c = sphere.centre
+    let crossX = dy * c.z + c.y
+    let dyCx = dy * c.x
+    let a = sphere.spanA
+    let b = 2 * (c.y * dyCx - c.x * c.z)
+    let constant =
+      sphere.radiusSquared * (dy * dy + 1) - crossX * crossX - c.x * c.x - dyCx * dyCx
+    let discriminant = b * b - 4 * a * constant
+    let hit = discriminant .> 0
+    // |D| (lanes that miss are discarded) lets the compiler drop libm's errno fallback.
+    let root = discriminant.magnitude.squareRoot()
+    let low = (-b + root) * sphere.halfInverseA
+    let high = (-b - root) * sphere.halfInverseA
+    let k = sphere.intrinsics
+    return (hit, k.cx + low * k.fx - margin, k.cx + high * k.fx + margin)
+  }
+
   /// The depths (metres along −Z) at sample columns `sx` … `sx + 7` of `grid`: the first
   /// surface at or beyond `near` and not beyond `far`, +∞ where there is none. `primitive` is
   /// the sphere's `SpherePrimitive`, for samples before the near plane.
   @inline(__always) func depths(
-    _ s: UniformSphere, eightFrom sx: Int, grid: SampleGrid, primitive: SpherePrimitive
-  ) -> SIMD8<Float> {
-    let dx = grid.rayX(eightFrom: sx)
+    _ s: UniformSphere, lanesFrom sx: Int, grid: SampleGrid, primitive: SpherePrimitive
+  ) -> FloatLanes {
+    let dx = grid.rayX(lanesFrom: sx)
     let crossY = -s.cx - dx * s.cz
     let crossZ = dx * s.cy - dyCx
     let lengthSquared = dx * dx + rowLengthSquared
@@ -83,23 +106,24 @@ struct UniformSphereRow {
       s.radiusSquaredFloat * lengthSquared
       - (crossXSquared + crossY * crossY + crossZ * crossZ)
     let hit = discriminant .> 0
-    guard hit.anyLane() else { return SIMD8(repeating: .infinity) }
+    guard hit.anyLane() else { return FloatLanes(repeating: .infinity) }
     // |D| (lanes that miss are discarded) lets the compiler drop libm's errno fallback.
     let root = discriminant.magnitude.squareRoot()
-    var t = select(hit, (dx * s.cx + rowDot - root) / lengthSquared, SIMD8(repeating: .infinity))
+    var t = select(
+      hit, (dx * s.cx + rowDot - root) / lengthSquared, FloatLanes(repeating: .infinity))
     if (t .< s.nearBound).anyLane() { clip(&t, s, sx: sx, grid: grid, primitive: primitive) }
-    return select(t .<= s.farBound, t, SIMD8(repeating: .infinity))
+    return select(t .<= s.farBound, t, FloatLanes(repeating: .infinity))
   }
 
   /// Replaces the lanes of `t` before the near plane by the Double quadratic's depth. Out of
   /// line (rare, and it keeps `depths` small enough to inline); `t` goes by address, as a
   /// vector passed by value would be split into halves, and so would the caller's arithmetic.
   @inline(never) func clip(
-    _ t: inout SIMD8<Float>, _ sphere: UniformSphere, sx: Int, grid: SampleGrid,
+    _ t: inout FloatLanes, _ sphere: UniformSphere, sx: Int, grid: SampleGrid,
     primitive: SpherePrimitive
   ) {
     let quadratic = primitive.row(v: v)
-    for lane in 0..<8 where t[lane] < sphere.nearBound {
+    for lane in 0..<laneCount where t[lane] < sphere.nearBound {
       t[lane] = Float(
         quadratic.depth(u: grid.u(sx + lane), near: sphere.near, far: sphere.far) ?? .infinity)
     }
@@ -149,6 +173,59 @@ struct UniformSphere: Sendable {
 }
 
 extension PreparedFrame {
+  /// Opaque visibility of a uniform-scale sphere over the sample rows of `grid`: writes depth
+  /// and `id` where the sphere's depth `wins`. One call per sphere and band, so the sphere's
+  /// constants stay in registers from row to row.
+  func rasterizeUniformSphere(
+    _ uniform: UniformSphere, sphere: SpherePrimitive, id: Int32, grid: SampleGrid,
+    into buffers: SampleBuffers, wins: (Float, Int) -> Bool
+  ) {
+    let rows = grid.rows(minV: sphere.minV, maxV: sphere.maxV)
+    guard uniform.spanA < 0 else {
+      // The span is unbounded (the camera near the sphere): row by row.
+      for sy in rows {
+        let row = UniformSphereRow(uniform, v: grid.v(sy), dy: grid.rayY(sy))
+        guard let (low, high) = row.span(uniform, margin: 1) else { continue }
+        let columns = grid.columns(minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
+        rasterizeUniformSphereRow(
+          row, of: uniform, sphere: sphere, id: id, sy: sy, columns: columns, grid: grid,
+          into: buffers, wins: wins)
+      }
+      return
+    }
+    // The spans of eight rows at a time (`UniformSphereRow.spans`), the same operations lane
+    // by lane as `span` and `SampleGrid.columns`, so the same columns.
+    var first = rows.lowerBound
+    while first < rows.upperBound {
+      let count = min(8, rows.upperBound - first)
+      var v = SIMD8<Double>()
+      var dy = SIMD8<Double>()
+      for lane in 0..<8 {
+        // Lanes past the rows repeat the last one (and are not drawn).
+        let sy = first + min(lane, count - 1)
+        v[lane] = grid.v(sy)
+        dy[lane] = grid.rayY(sy)
+      }
+      let (hit, low, high) = UniformSphereRow.spans(uniform, dy: dy, margin: 1)
+      let n = Double(grid.scale)
+      let minU = SIMD8(repeating: sphere.minU)
+      let maxU = SIMD8(repeating: sphere.maxU)
+      let lowColumns = (select(low .< minU, minU, low) + 0.5) * n - 0.5
+      let highColumns = (select(high .> maxU, maxU, high) + 0.5) * n - 0.5
+      for lane in 0..<count where hit[lane] {
+        let low = roundedUp(lowColumns[lane])
+        let high = roundedDown(highColumns[lane])
+        guard low <= high, high >= 0, low < Double(grid.columns) else { continue }
+        let columns = Int(max(0, low))..<Int(min(Double(grid.columns - 1), high)) + 1
+        let row = UniformSphereRow(uniform, v: v[lane], dy: dy[lane])
+        rasterizeUniformSphereRow(
+          row, of: uniform, sphere: sphere, id: id, sy: first + lane, columns: columns,
+          grid: grid, into: buffers, wins: wins)
+      }
+      first += 8
+    }
+  }
+
   /// Opaque visibility of sample row `sy` for a uniform-scale sphere (`UniformSphereRow`):
   /// writes depth and `id` where the sphere's depth `wins`.
   @inline(__always) func rasterizeUniformSphereRow(
@@ -161,35 +238,36 @@ extension PreparedFrame {
     let minDepth = Float(sphere.minDepth * (1 - 1e-5))
     var sx = columns.lowerBound
     while sx < columns.upperBound {
-      let count = min(8, columns.upperBound - sx)
+      let count = min(laneCount, columns.upperBound - sx)
       let i = rowBase + sx
       // Lanes past the run hold −∞, which nothing beats.
-      var current = SIMD8<Float>(repeating: -.infinity)
-      if count == 8, let depths = buffers.depths.baseAddress {
-        current = UnsafeRawPointer(depths + i).loadUnaligned(as: SIMD8<Float>.self)
+      var current = FloatLanes(repeating: -.infinity)
+      if count == laneCount, let depths = buffers.depths.baseAddress {
+        current = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
       } else {
         for lane in 0..<count { current[lane] = buffers.depths[i + lane] }
       }
       guard (current .>= minDepth).anyLane() else {
-        sx += 8
+        sx += laneCount
         continue
       }
-      let t = row.depths(uniform, eightFrom: sx, grid: grid, primitive: sphere)
+      let t = row.depths(uniform, lanesFrom: sx, grid: grid, primitive: sphere)
       // Misses (+∞) are never candidates, also over empty samples (+∞).
       let hits = t .< .infinity
       let candidates = (t .<= current) .& hits
-      if count == 8, !((t .== current) .& hits).anyLane(), let depths = buffers.depths.baseAddress,
+      if count == laneCount, !((t .== current) .& hits).anyLane(),
+        let depths = buffers.depths.baseAddress,
         let ids = buffers.ids.baseAddress
       {
         // No ties: a candidate wins outright. Whole-vector stores.
         if candidates.anyLane() {
           UnsafeMutableRawPointer(depths + i).storeBytes(
-            of: select(candidates, t, current), as: SIMD8<Float>.self)
+            of: select(candidates, t, current), as: FloatLanes.self)
           let raw = UnsafeMutableRawPointer(ids + i)
           raw.storeBytes(
             of: select(
-              candidates, SIMD8(repeating: id), raw.loadUnaligned(as: SIMD8<Int32>.self)),
-            as: SIMD8<Int32>.self)
+              candidates, IntLanes(repeating: id), raw.loadUnaligned(as: IntLanes.self)),
+            as: IntLanes.self)
         }
       } else if candidates.anyLane() {
         for lane in 0..<count where candidates[lane] && wins(t[lane], i + lane) {
@@ -197,7 +275,7 @@ extension PreparedFrame {
           buffers.ids[i + lane] = id
         }
       }
-      sx += 8
+      sx += laneCount
     }
   }
 }

@@ -28,15 +28,16 @@ struct TrianglePrimitive: Sendable {
     return t.isFinite && t > 0 ? t : nil
   }
 
-  /// `depth(direction:)` for the eight rays `(dx, dy, −1)`, lane by lane (the same operations,
+  /// `depth(direction:)` for the rays `(dx, dy, −1)`, lane by lane (the same operations,
   /// so the same bits), rounded to Float; +∞ where that is `nil` or beyond `far`.
-  @inline(__always) func depths(dx: SIMD8<Double>, dy: Double, far: Double) -> SIMD8<Float> {
+  @inline(__always) func depths(dx: DoubleLanes, dy: Double, far: Double) -> FloatLanes {
     // (n * d).sum() = (n.x·dx + n.y·dy) + n.z·(−1), in that order.
     let denominator =
-      (planeNormal.x * dx + SIMD8(repeating: planeNormal.y * dy)) - SIMD8(repeating: planeNormal.z)
+      (planeNormal.x * dx + DoubleLanes(repeating: planeNormal.y * dy))
+      - DoubleLanes(repeating: planeNormal.z)
     let t = planeOffset / denominator
     let valid = (t .> 0) .& (t .< .infinity) .& (t .<= far)
-    return select(valid, SIMD8<Float>(narrowing: t), SIMD8(repeating: .infinity))
+    return select(valid, FloatLanes(narrowing: t), FloatLanes(repeating: .infinity))
   }
 
   /// Texture coordinates at camera-space point `x`.
