@@ -236,17 +236,20 @@ extension PreparedFrame {
     let rowBase = (sy - grid.firstRow) * grid.columns
     // t ≥ minDepth (less Float's error): nothing nearer can be replaced.
     let minDepth = Float(sphere.minDepth * (1 - 1e-5))
+    guard let depths = buffers.depths.baseAddress, let ids = buffers.ids.baseAddress else { return }
     var sx = columns.lowerBound
     while sx < columns.upperBound {
-      let count = min(laneCount, columns.upperBound - sx)
+      let count = columns.upperBound - sx
       let i = rowBase + sx
-      // Lanes past the run hold −∞, which nothing beats.
-      var current = FloatLanes(repeating: -.infinity)
-      if count == laneCount, let depths = buffers.depths.baseAddress {
-        current = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
-      } else {
-        for lane in 0..<count { current[lane] = buffers.depths[i + lane] }
-      }
+      // Whole vectors even at the row's end (the buffers are padded, `BandRenderer`): lanes past
+      // the row hold −∞, which nothing beats, and are written back unchanged. The band's
+      // buffers are its own thread's.
+      let stored = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
+      let current =
+        count >= laneCount
+        ? stored
+        : select(
+          FloatLanes.laneIndices .< Float(count), stored, FloatLanes(repeating: -.infinity))
       guard (current .>= minDepth).anyLane() else {
         sx += laneCount
         continue
@@ -255,24 +258,21 @@ extension PreparedFrame {
       // Misses (+∞) are never candidates, also over empty samples (+∞).
       let hits = t .< .infinity
       let candidates = (t .<= current) .& hits
-      if count == laneCount, !((t .== current) .& hits).anyLane(),
-        let depths = buffers.depths.baseAddress,
-        let ids = buffers.ids.baseAddress
-      {
+      if !((t .== current) .& hits).anyLane() {
         // No ties: a candidate wins outright. Whole-vector stores.
         if candidates.anyLane() {
           UnsafeMutableRawPointer(depths + i).storeBytes(
-            of: select(candidates, t, current), as: FloatLanes.self)
+            of: select(candidates, t, stored), as: FloatLanes.self)
           let raw = UnsafeMutableRawPointer(ids + i)
           raw.storeBytes(
             of: select(
               candidates, IntLanes(repeating: id), raw.loadUnaligned(as: IntLanes.self)),
             as: IntLanes.self)
         }
-      } else if candidates.anyLane() {
-        for lane in 0..<count where candidates[lane] && wins(t[lane], i + lane) {
-          buffers.depths[i + lane] = t[lane]
-          buffers.ids[i + lane] = id
+      } else {
+        for lane in 0..<min(count, laneCount) where candidates[lane] && wins(t[lane], i + lane) {
+          depths[i + lane] = t[lane]
+          ids[i + lane] = id
         }
       }
       sx += laneCount
