@@ -95,7 +95,7 @@ struct UniformSphereRow {
   /// The depths (metres along −Z) at sample columns `sx` … `sx + 7` of `grid`: the first
   /// surface at or beyond `near` and not beyond `far`, +∞ where there is none. `primitive` is
   /// the sphere's `SpherePrimitive`, for samples before the near plane.
-  @inline(__always) func depths(
+  @_transparent func depths(
     _ s: UniformSphere, lanesFrom sx: Int, grid: SampleGrid, primitive: SpherePrimitive
   ) -> FloatLanes {
     let dx = grid.rayX(lanesFrom: sx)
