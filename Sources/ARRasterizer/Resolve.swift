@@ -11,29 +11,17 @@ func resolveRow(
   let weight = 255 / Float(scale * scale)
   var column = 0
   if scale == 1, let r = red.baseAddress, let g = green.baseAddress, let b = blue.baseAddress {
-    // Eight pixels per step: the same operations lane by lane, so the same bytes.
-    while column + 8 <= width {
-      let offset = column * MemoryLayout<Float>.stride
-      let red = bytes(
-        UnsafeRawPointer(r).loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * weight)
-      let green = bytes(
-        UnsafeRawPointer(g).loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * weight)
-      let blue = bytes(
-        UnsafeRawPointer(b).loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * weight)
-      let rgba = red | green &<< 8 | blue &<< 16 | 0xFF00_0000
-      // RGBA bytes in memory order: each pixel's UInt32 little-endian.
-      pixels.storeBytes(
-        of: rgba.littleEndianLanes, toByteOffset: column * 4, as: SIMD8<UInt32>.self)
-      column += 8
-    }
+    column = resolveSingleSampleRow(red: r, green: g, blue: b, width: width, into: pixels)
   }
   while column < width {
     // Lanes 0…2: red, green, blue (the others unused).
-    var sum = SIMD8<Float>.zero
+    var sum = FloatLanes.zero
     for sy in 0..<scale {
       let base = sy * columns + column * scale
       for sx in 0..<scale {
-        sum += SIMD8(red[base + sx], green[base + sx], blue[base + sx], 0, 0, 0, 0, 0)
+        sum[0] += red[base + sx]
+        sum[1] += green[base + sx]
+        sum[2] += blue[base + sx]
       }
     }
     let channels = bytes(sum * weight)
@@ -43,27 +31,47 @@ func resolveRow(
   }
 }
 
+/// The N = 1 resolve of the first whole vectors of a row (`resolveRow`), `laneCount` pixels per
+/// step, the same operations lane by lane; returns the pixels done. Its own function: inside
+/// `resolveRow` the optimizer did not inline the sixteen-lane loads and stores.
+private func resolveSingleSampleRow(
+  red r: UnsafeMutablePointer<Float>, green g: UnsafeMutablePointer<Float>,
+  blue b: UnsafeMutablePointer<Float>, width: Int, into pixels: UnsafeMutableRawPointer
+) -> Int {
+  var column = 0
+  while column + laneCount <= width {
+    let red = bytes(UnsafeRawPointer(r + column).loadUnaligned(as: FloatLanes.self) * 255)
+    let green = bytes(UnsafeRawPointer(g + column).loadUnaligned(as: FloatLanes.self) * 255)
+    let blue = bytes(UnsafeRawPointer(b + column).loadUnaligned(as: FloatLanes.self) * 255)
+    let rgba = red | green &<< 8 | blue &<< 16 | 0xFF00_0000
+    // RGBA bytes in memory order: each pixel's UInt32 little-endian.
+    (pixels + column * 4).storeBytes(of: rgba.littleEndianLanes, as: UInt32Lanes.self)
+    column += laneCount
+  }
+  return column
+}
+
 /// ⌊clamp(x, 0, 255) + ½⌋ per lane, NaN → 0 (as IEEE maximum(NaN, 0) = 0).
 ///
 /// The floor without a checked conversion (Swift's checked float-to-integer conversions do not
 /// vectorize): below 2²⁴, y + 2²³ has ulp 1, so its mantissa holds y rounded to nearest, r;
 /// ⌊y⌋ = r − 1 when r > y.
-@_transparent private func bytes(_ x: SIMD8<Float>) -> SIMD8<UInt32> {
+@_transparent private func bytes(_ x: FloatLanes) -> UInt32Lanes {
   let low = select(x .> 0, x, .zero)
-  let y = select(low .< 255, low, SIMD8(repeating: 255)) + 0.5
+  let y = select(low .< 255, low, FloatLanes(repeating: 255)) + 0.5
   let shifted = y + 0x1p23
-  let rounded = shifted.bitPattern &- (0x1p23 as Float).bitPattern
-  return rounded &- select(shifted - 0x1p23 .> y, SIMD8(repeating: 1), .zero)
+  let rounded = shifted.bitPattern &- 0x4B00_0000  // 2²³'s bits
+  return rounded &- select(shifted - 0x1p23 .> y, UInt32Lanes(repeating: 1), .zero)
 }
 
-extension SIMD8<UInt32> {
+extension UInt32Lanes {
   /// Each lane in little-endian byte order (the identity on little-endian processors).
-  @inline(__always) var littleEndianLanes: SIMD8<UInt32> {
+  @inline(__always) var littleEndianLanes: UInt32Lanes {
     #if _endian(little)
       return self
     #else
       var result = self
-      for lane in 0..<8 { result[lane] = self[lane].littleEndian }
+      for lane in 0..<laneCount { result[lane] = self[lane].littleEndian }
       return result
     #endif
   }
