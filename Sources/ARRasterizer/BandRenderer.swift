@@ -279,39 +279,47 @@ struct SampleBuffers {
   }
 
   /// The end of the run of samples from `start` (< `limit`) that show the same primitive as
-  /// `start`, at most `limit`; eight ids compared per step.
+  /// `start`, at most `limit`; `laneCount` ids compared per step, the first that differs found
+  /// within the vector (the buffers are padded, so the last step may read past `limit`).
   @inline(__always) func runEnd(from start: Int, limit: Int) -> Int {
     guard let base = ids.baseAddress else { return limit }
-    let id = base[start]
+    let lanes = IntLanes(repeating: base[start])
     var end = start + 1
-    let lanes = IntLanes(repeating: id)
-    while end + laneCount <= limit,
-      !(UnsafeRawPointer(base + end).loadUnaligned(as: IntLanes.self) .!= lanes).anyLane()
-    {
+    while end < limit {
+      let differs = UnsafeRawPointer(base + end).loadUnaligned(as: IntLanes.self) .!= lanes
+      if differs.anyLane() { return min(limit, end + differs.firstLane()) }
       end += laneCount
     }
-    while end < limit, base[end] == id { end += 1 }
-    return end
+    return limit
   }
 
-  /// Sets the colour of the samples `range` to `color`, eight per step.
+  /// Sets the colour of the samples `range` to `color`, `laneCount` per step; the last step's
+  /// lanes past the range are written back unchanged (the buffers are padded and the band's
+  /// own).
   @inline(__always) func fill(_ range: Range<Int>, with color: SIMD3<Float>) {
     guard let r = red.baseAddress, let g = green.baseAddress, let b = blue.baseAddress else {
       return
     }
     var i = range.lowerBound
-    while i + laneCount <= range.upperBound {
-      UnsafeMutableRawPointer(r + i).storeBytes(
-        of: FloatLanes(repeating: color.x), as: FloatLanes.self)
-      UnsafeMutableRawPointer(g + i).storeBytes(
-        of: FloatLanes(repeating: color.y), as: FloatLanes.self)
-      UnsafeMutableRawPointer(b + i).storeBytes(
-        of: FloatLanes(repeating: color.z), as: FloatLanes.self)
-      i += laneCount
-    }
     while i < range.upperBound {
-      setColor(i, color)
-      i += 1
+      let count = range.upperBound - i
+      @inline(__always) func store(_ value: Float, _ base: UnsafeMutablePointer<Float>) {
+        let raw = UnsafeMutableRawPointer(base + i)
+        if count >= laneCount {
+          raw.storeBytes(of: FloatLanes(repeating: value), as: FloatLanes.self)
+        } else {
+          // A Float comparison: the integer one compiles to a lane-by-lane loop.
+          let inRange = FloatLanes.laneIndices .< Float(count)
+          raw.storeBytes(
+            of: select(
+              inRange, FloatLanes(repeating: value), raw.loadUnaligned(as: FloatLanes.self)),
+            as: FloatLanes.self)
+        }
+      }
+      store(color.x, r)
+      store(color.y, g)
+      store(color.z, b)
+      i += laneCount
     }
   }
 

@@ -76,6 +76,24 @@ extension SIMDMask {
   }
 }
 
+extension SIMDMask where Storage == IntLanes {
+  /// The index of the first set lane (`laneCount` when none is), by halving: the smaller index
+  /// of each pair of halves.
+  @inline(__always) func firstLane() -> Int {
+    var index = IntLanes()
+    for lane in 0..<laneCount { index[lane] = Int32(lane) }
+    let indices = select(self, index, IntLanes(repeating: Int32(laneCount)))
+    #if ARSIM_RASTERIZER_AVX512
+      let eight = pointwiseMin(indices.lowHalf, indices.highHalf)
+    #else
+      let eight = indices
+    #endif
+    let four = pointwiseMin(eight.lowHalf, eight.highHalf)
+    let two = pointwiseMin(four.lowHalf, four.highHalf)
+    return Int(min(two[0], two[1]))
+  }
+}
+
 extension SIMD8 where Scalar == Float {
   /// The lanes with these bit patterns.
   @inline(__always) init(bitPattern: SIMD8<UInt32>) {

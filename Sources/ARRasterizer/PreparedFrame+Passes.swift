@@ -148,13 +148,15 @@ extension PreparedFrame {
       let v = grid.v(sy)
       let rowBase = (sy - grid.firstRow) * grid.columns
       let rowEnd = rowBase + grid.columns
+      let rowBackground =
+        constantBackground ? SIMD3<Float>(background.color(u: 0, v: v)) : .zero
       var i = rowBase
       while i < rowEnd {
         let id = ids[i]
         let end = buffers.runEnd(from: i, limit: rowEnd)
         if id < 0 {
           if constantBackground {
-            buffers.fill(i..<end, with: SIMD3<Float>(background.color(u: 0, v: v)))
+            buffers.fill(i..<end, with: rowBackground)
           } else {
             for j in i..<end {
               buffers.setColor(j, SIMD3<Float>(background.color(u: grid.u(j - rowBase), v: v)))
