@@ -258,6 +258,28 @@ struct SampleGrid {
   return truncated > x ? truncated - 1 : truncated
 }
 
+/// `roundedUp` lane by lane: the AVX builds' rounding instruction, the baseline's truncation.
+@inline(__always) func roundedUp(_ x: SIMD8<Double>) -> SIMD8<Double> {
+  #if ARSIM_RASTERIZER_AVX2 || ARSIM_RASTERIZER_AVX512
+    return x.rounded(.up)
+  #else
+    var result = x
+    for lane in 0..<8 { result[lane] = roundedUp(x[lane]) }
+    return result
+  #endif
+}
+
+/// `roundedDown` lane by lane.
+@inline(__always) func roundedDown(_ x: SIMD8<Double>) -> SIMD8<Double> {
+  #if ARSIM_RASTERIZER_AVX2 || ARSIM_RASTERIZER_AVX512
+    return x.rounded(.down)
+  #else
+    var result = x
+    for lane in 0..<8 { result[lane] = roundedDown(x[lane]) }
+    return result
+  #endif
+}
+
 /// Unsafe views of a band's sample buffers.
 struct SampleBuffers {
   var depths: UnsafeMutableBufferPointer<Float>
@@ -296,31 +318,37 @@ struct SampleBuffers {
   /// Sets the colour of the samples `range` to `color`, `laneCount` per step; the last step's
   /// lanes past the range are written back unchanged (the buffers are padded and the band's
   /// own).
-  @inline(__always) func fill(_ range: Range<Int>, with color: SIMD3<Float>) {
+  @_transparent func fill(_ range: Range<Int>, with color: SIMD3<Float>) {
     guard let r = red.baseAddress, let g = green.baseAddress, let b = blue.baseAddress else {
       return
     }
+    let (redLanes, greenLanes, blueLanes) = (
+      FloatLanes(repeating: color.x), FloatLanes(repeating: color.y),
+      FloatLanes(repeating: color.z)
+    )
     var i = range.lowerBound
-    while i < range.upperBound {
-      let count = range.upperBound - i
-      @inline(__always) func store(_ value: Float, _ base: UnsafeMutablePointer<Float>) {
-        let raw = UnsafeMutableRawPointer(base + i)
-        if count >= laneCount {
-          raw.storeBytes(of: FloatLanes(repeating: value), as: FloatLanes.self)
-        } else {
-          // A Float comparison: the integer one compiles to a lane-by-lane loop.
-          let inRange = FloatLanes.laneIndices .< Float(count)
-          raw.storeBytes(
-            of: select(
-              inRange, FloatLanes(repeating: value), raw.loadUnaligned(as: FloatLanes.self)),
-            as: FloatLanes.self)
-        }
-      }
-      store(color.x, r)
-      store(color.y, g)
-      store(color.z, b)
+    while i + laneCount <= range.upperBound {
+      UnsafeMutableRawPointer(r + i).storeBytes(of: redLanes, as: FloatLanes.self)
+      UnsafeMutableRawPointer(g + i).storeBytes(of: greenLanes, as: FloatLanes.self)
+      UnsafeMutableRawPointer(b + i).storeBytes(of: blueLanes, as: FloatLanes.self)
       i += laneCount
     }
+    guard i < range.upperBound else { return }
+    // A Float comparison: the integer one compiles to a lane-by-lane loop.
+    let inRange = FloatLanes.laneIndices .< Float(range.upperBound - i)
+    let (redRaw, greenRaw, blueRaw) = (
+      UnsafeMutableRawPointer(r + i), UnsafeMutableRawPointer(g + i),
+      UnsafeMutableRawPointer(b + i)
+    )
+    redRaw.storeBytes(
+      of: select(inRange, redLanes, redRaw.loadUnaligned(as: FloatLanes.self)),
+      as: FloatLanes.self)
+    greenRaw.storeBytes(
+      of: select(inRange, greenLanes, greenRaw.loadUnaligned(as: FloatLanes.self)),
+      as: FloatLanes.self)
+    blueRaw.storeBytes(
+      of: select(inRange, blueLanes, blueRaw.loadUnaligned(as: FloatLanes.self)),
+      as: FloatLanes.self)
   }
 
   /// Empties the first `count` samples: depth +∞, no primitive. Eight samples per store (the

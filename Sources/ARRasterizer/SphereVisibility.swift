@@ -210,13 +210,16 @@ extension PreparedFrame {
       let n = Double(grid.scale)
       let minU = SIMD8(repeating: sphere.minU)
       let maxU = SIMD8(repeating: sphere.maxU)
-      let lowColumns = (select(low .< minU, minU, low) + 0.5) * n - 0.5
-      let highColumns = (select(high .> maxU, maxU, high) + 0.5) * n - 0.5
-      for lane in 0..<count where hit[lane] {
-        let low = roundedUp(lowColumns[lane])
-        let high = roundedDown(highColumns[lane])
-        guard low <= high, high >= 0, low < Double(grid.columns) else { continue }
-        let columns = Int(max(0, low))..<Int(min(Double(grid.columns - 1), high)) + 1
+      let lowColumns = roundedUp((select(low .< minU, minU, low) + 0.5) * n - 0.5)
+      let highColumns = roundedDown((select(high .> maxU, maxU, high) + 0.5) * n - 0.5)
+      let lastColumn = SIMD8(repeating: Double(grid.columns - 1))
+      let drawn =
+        hit .& (lowColumns .<= highColumns) .& (highColumns .>= 0)
+        .& (lowColumns .< Double(grid.columns))
+      let firstColumns = select(lowColumns .< 0, .zero, lowColumns)
+      let lastColumns = select(highColumns .> lastColumn, lastColumn, highColumns)
+      for lane in 0..<count where drawn[lane] {
+        let columns = Int(firstColumns[lane])..<Int(lastColumns[lane]) + 1
         let row = UniformSphereRow(uniform, v: v[lane], dy: dy[lane])
         rasterizeUniformSphereRow(
           row, of: uniform, sphere: sphere, id: id, sy: first + lane, columns: columns,
