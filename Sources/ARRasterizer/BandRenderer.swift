@@ -303,7 +303,7 @@ struct SampleBuffers {
   /// The end of the run of samples from `start` (< `limit`) that show the same primitive as
   /// `start`, at most `limit`; `laneCount` ids compared per step, the first that differs found
   /// within the vector (the buffers are padded, so the last step may read past `limit`).
-  @inline(__always) func runEnd(from start: Int, limit: Int) -> Int {
+  @_transparent func runEnd(from start: Int, limit: Int) -> Int {
     guard let base = ids.baseAddress else { return limit }
     let lanes = IntLanes(repeating: base[start])
     var end = start + 1
