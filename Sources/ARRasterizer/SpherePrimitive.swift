@@ -93,7 +93,19 @@ struct SpherePrimitive: Sendable {
     // lies on a plane through the u axis' pencil (x = s·z) tangent to the sphere, a 2-D problem
     // in the (x, depth) plane. Angles measured from −Z; ±π/2 or beyond means unbounded.
     func angularRange(_ lateral: Double) -> (Double, Double) {
-      let distance = (lateral * lateral + centreDepth * centreDepth).squareRoot()
+      // In front of the camera plane by more than the radius, the tangents' slopes are the
+      // roots of s²(z² − R²) − 2 s x z + x² − R² = 0 (no trigonometry; they equal the angles'
+      // tangents below to rounding, which the pixel of margin absorbs).
+      let z = centreDepth
+      let lateralSquared = lateral * lateral
+      let radiusSquared = boundingRadius * boundingRadius
+      if z > boundingRadius * (1 + 1e-6) {
+        let denominator = z * z - radiusSquared
+        let root = boundingRadius * (lateralSquared + denominator).squareRoot()
+        let slopes = ((lateral * z - root) / denominator, (lateral * z + root) / denominator)
+        if slopes.0.isFinite, slopes.1.isFinite { return slopes }
+      }
+      let distance = (lateralSquared + centreDepth * centreDepth).squareRoot()
       guard distance > boundingRadius * (1 + 1e-9) else { return (-.infinity, .infinity) }
       let middle = atan2(lateral, centreDepth)
       let half = asin(boundingRadius / distance)
