@@ -105,12 +105,19 @@ public struct Matrix4: Hashable, Sendable {
     (columns.0 * d.x + columns.1 * d.y + columns.2 * d.z).xyz
   }
 
-  /// Whether every element is finite.
-  public var isFinite: Bool { columnMajorElements.allSatisfy(\.isFinite) }
+  /// Whether every element is finite. Per column, without the array of `columnMajorElements`
+  /// (the renderer asks twice per sphere per frame).
+  @inlinable public var isFinite: Bool {
+    @inline(__always) func finite(_ c: Vector4) -> Bool {
+      c.x.isFinite && c.y.isFinite && c.z.isFinite && c.w.isFinite
+    }
+    return finite(columns.0) && finite(columns.1) && finite(columns.2) && finite(columns.3)
+  }
 
-  /// Exact equality of every component.
-  public static func == (a: Matrix4, b: Matrix4) -> Bool {
-    a.columnMajorElements == b.columnMajorElements
+  /// Exact equality of every component (IEEE: NaN ≠ NaN, 0 = −0).
+  @inlinable public static func == (a: Matrix4, b: Matrix4) -> Bool {
+    a.columns.0 == b.columns.0 && a.columns.1 == b.columns.1 && a.columns.2 == b.columns.2
+      && a.columns.3 == b.columns.3
   }
 
   /// Hashes every component.
