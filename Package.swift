@@ -9,8 +9,9 @@ let cxxInterop: [SwiftSetting] = [.interoperabilityMode(.Cxx)]
 /// 2013, and later; AMD Zen) and x86-64-v4 (AVX-512: Intel Skylake-SP, AMD Zen 4) levels:
 /// `Sources/ARRasterizerAVX2` and `Sources/ARRasterizerAVX512` are links to
 /// `Sources/ARRasterizer`, and `Renderer` picks the best build the processor runs
-/// (Documentation/Performance.md, "Rasterizer builds"). The eight-lane Float kernels then use
-/// 256-bit registers (AVX-512 adds 16 more of them); the output bytes are the same. The C++
+/// (Documentation/Performance.md, "Rasterizer builds"). The Float kernels work on eight lanes
+/// (256-bit registers) in the AVX2 build and on sixteen (512-bit) in the AVX-512 one
+/// (`FloatLanes`); the output bytes are the same. The C++
 /// standard-library module cannot be built for these targets while `__SSE3__` is defined
 /// (libstdc++'s <random> then includes <pmmintrin.h>, a module cycle), so the Clang importer
 /// runs without that macro; code generation keeps the features. Each build defines
@@ -131,7 +132,8 @@ let package = Package(
       name: "ARRemoteAssistView", dependencies: ["ARReplay", "ARRemoteAssist"],
       swiftSettings: cxxInterop),
     // Outputs people watch (issue 20): on-screen text, MP4 video through ffmpeg, report.html.
-    .target(name: "ARText", dependencies: ["ARRenderCore", "CFreeType"], swiftSettings: cxxInterop),
+    .target(
+      name: "ARText", dependencies: ["ARRenderCore", "CFreeType"], swiftSettings: cxxInterop),
     .target(
       name: "ARVideoExport", dependencies: ["ARRender", "ARReplay"], swiftSettings: cxxInterop),
     .target(

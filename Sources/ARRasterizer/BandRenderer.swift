@@ -31,9 +31,9 @@ struct BandRenderer {
   /// Colour 0…1 of the N sample rows of one output row: all red samples, then green, then blue,
   /// each channel followed by its own padding.
   /// Shading, blending and the resolve run one output row at a time, so these stay in the
-  /// cache; per-channel Float arrays let them work on eight samples per step (one 256-bit
-  /// vector, or two 128-bit ones in the baseline build). Float carries 24 bits, far more than the
-  /// 8 of the output.
+  /// cache; per-channel Float arrays let them work on `laneCount` samples per step (one 512-bit
+  /// vector in the AVX-512 build, one 256-bit vector in the AVX2 build, two 128-bit ones in the
+  /// baseline build). Float carries 24 bits, far more than the 8 of the output.
   var channels: [Float]
 
   init(
@@ -54,8 +54,8 @@ struct BandRenderer {
     let pixelPass = writesDepth && scale > 1
     pixelRayX = pixelPass ? SampleGrid.rayXTable(scale: 1, columns: width, intrinsics: k) : []
     pixelRayY = pixelPass ? SampleGrid.rayYTable(scale: 1, rows: height, intrinsics: k) : []
-    // Eight samples of padding after each buffer (and each colour channel): vector loops may
-    // read, and write back unchanged, up to seven samples past a row's last one.
+    // Sixteen samples of padding after each buffer (and each colour channel): vector loops may
+    // read, and write back unchanged, up to `laneCount − 1` samples past a row's last one.
     let samples = width * scale * bandRows * scale
     depths = [Float](repeating: .infinity, count: samples + BandRenderer.padding)
     ids = [Int32](repeating: -1, count: samples + BandRenderer.padding)
@@ -162,7 +162,7 @@ struct SampleGrid {
   var firstRow: Int
   var rowCount: Int
   /// x of the camera ray `(x, y, −1)` through each sample column, `Float((u − cx) · (1 / fx))`,
-  /// with 8 columns of padding (`rayXTable`); valid while the band renders.
+  /// with `laneCount` columns of padding (`rayXTable`); valid while the band renders.
   var rayX: UnsafeBufferPointer<Float>
   /// y of that ray on each whole-image sample row, `−(v − cy) / fy` (`rayYTable`).
   var rayY: UnsafeBufferPointer<Double>
@@ -183,7 +183,7 @@ struct SampleGrid {
     return rayY[sy]
   }
 
-  /// The `rayX` values of `columns` sample columns at N = `scale`, plus 8 of padding, formed in
+  /// The `rayX` values of `columns` sample columns at N = `scale`, plus `laneCount` of padding, formed in
   /// Double from `u(lanesFrom:)` and narrowed, as the Float kernels did per sample before.
   static func rayXTable(scale: Int, columns: Int, intrinsics: CameraIntrinsics) -> [Float] {
     let grid = SampleGrid(
@@ -200,7 +200,7 @@ struct SampleGrid {
     return table
   }
 
-  /// `rayX` of sample columns sx … sx + 7 (sx < columns).
+  /// `rayX` of sample columns sx ..< sx + laneCount (sx < columns).
   @inline(__always) func rayX(lanesFrom sx: Int) -> FloatLanes {
     guard let base = rayX.baseAddress else { return .zero }
     return UnsafeRawPointer(base + sx).loadUnaligned(as: FloatLanes.self)
@@ -211,7 +211,7 @@ struct SampleGrid {
     // With N = 1 the formula (sx + ½)/1 − ½ is exactly sx: skip the division.
     scale == 1 ? Double(sx) : (Double(sx) + 0.5) / Double(scale) - 0.5
   }
-  /// Screen u of sample columns sx … sx + 7 (the same operations as `u(_:)`, lane by lane).
+  /// Screen u of sample columns sx ..< sx + laneCount (the same operations as `u(_:)`, lane by lane).
   @inline(__always) func u(lanesFrom sx: Int) -> DoubleLanes {
     let columns = DoubleLanes.laneIndices + Double(sx)
     return scale == 1 ? columns : (columns + 0.5) / Double(scale) - 0.5
@@ -351,7 +351,7 @@ struct SampleBuffers {
       as: FloatLanes.self)
   }
 
-  /// Empties the first `count` samples: depth +∞, no primitive. Eight samples per store (the
+  /// Empties the first `count` samples: depth +∞, no primitive. `laneCount` samples per store (the
   /// element-wise loop compiled to scalar stores, as the two buffers might overlap).
   func clear(count: Int) {
     guard let depthBase = depths.baseAddress, let idBase = ids.baseAddress else { return }

@@ -182,7 +182,7 @@ extension PreparedFrame {
   }
 
   /// Shades sample columns `columns` of sample row sy, all showing the uniform-scale sphere `sphere`
-  /// whose material `ShadingLights.shadeSphere` handles, eight samples at a time.
+  /// whose material `ShadingLights.shadeSphere` handles, `laneCount` samples at a time.
   @inline(__always) private func shadeSphereRun(
     sphere: Int, grid: SampleGrid, sy: Int, columns: Range<Int>, rowBase: Int,
     into buffers: SampleBuffers
@@ -318,7 +318,7 @@ extension PreparedFrame {
             // samples need no division.
             let nearest = Float(min(first, last))
             let farthest = Float(max(first, last))
-            // The plane's depths at sample columns sx … sx + 7 (+∞ where it has none). Captures
+            // The plane's depths at sample columns sx ..< sx + laneCount (+∞ where it has none). Captures
             // no `self`: a closure passed on copies what it captures, and copying the frame
             // would retain each of its arrays.
             let (intrinsics, far, dy) = (self.intrinsics, self.far, grid.rayY(sy))
@@ -349,10 +349,10 @@ extension PreparedFrame {
   }
 
   /// Blends `premultiplied` over the samples of `columns` (one sample row at `rowBase`) that a
-  /// uniform translucent primitive covers, `colour · keep + premultiplied`, eight samples per
+  /// uniform translucent primitive covers, `colour · keep + premultiplied`, `laneCount` samples per
   /// step (the buffers are padded; lanes past the run are written back unchanged). A sample is
   /// covered when its opaque depth is beyond `farthest`, never when at or before `nearest`, and
-  /// in between when the primitive's own depth there (`depths(sx)` for columns sx … sx + 7,
+  /// in between when the primitive's own depth there (`depths(sx)` for columns sx ..< sx + laneCount,
   /// only computed then) is nearer.
   @inline(__always) private func blendUniform(
     columns: Range<Int>, rowBase: Int, keep: Float, premultiplied: SIMD3<Float>,

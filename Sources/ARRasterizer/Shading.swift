@@ -178,7 +178,7 @@ struct ShadingLights: Sendable {
   }
 }
 
-/// Up to eight samples of one uniform-scale sphere for `ShadingLights.shadeSphere`, lane by
+/// Up to `laneCount` samples of one uniform-scale sphere for `ShadingLights.shadeSphere`, lane by
 /// lane (unused lanes repeat a used one).
 struct SphereSamples {
   /// Camera-space ray direction `(dx, dy, −1)` and depth t: the hit is `t·d`.
@@ -197,7 +197,7 @@ struct SphereLight: Sendable {
   var color: SIMD3<Float>
 }
 
-/// Colours 0…1 of up to eight samples, one vector per channel.
+/// Colours 0…1 of up to `laneCount` samples, one vector per channel.
 struct ColorLanes {
   var red: FloatLanes
   var green: FloatLanes
@@ -206,7 +206,7 @@ struct ColorLanes {
 
 extension ShadingLights {
   /// Lambert or blinn shading (no texture, whole-number shininess `exponent`, `blinn` or
-  /// lambert) of up to eight samples of one sphere with `material`, lane by lane, so a sample's
+  /// lambert) of up to `laneCount` samples of one sphere with `material`, lane by lane, so a sample's
   /// colour does not depend on its neighbours. The normal `(t·d − centre) / radius` faces the
   /// viewer (flipped when seen from inside); the view vector is `−d / |d|`. Returns the clamped
   /// colour `D ⊙ diffuse (+ S ⊙ specular)`, NaN → 0 as in the resolve.

@@ -1,7 +1,7 @@
 import ARScene
 
 /// The ray–sphere depths of one sample row for a uniform-scale sphere (`inverseRadius > 0`),
-/// eight samples at a time in Float.
+/// `laneCount` samples at a time in Float.
 ///
 /// In camera space, with centre c, radius r and the ray t·d, d = (dx, dy, −1), the ray meets
 /// the sphere where |d|² t² − 2 (d·c) t + |c|² − r² = 0. Its discriminant, by Lagrange's
@@ -92,7 +92,7 @@ struct UniformSphereRow {
     return (hit, k.cx + low * k.fx - margin, k.cx + high * k.fx + margin)
   }
 
-  /// The depths (metres along −Z) at sample columns `sx` … `sx + 7` of `grid`: the first
+  /// The depths (metres along −Z) at sample columns `sx ..< sx + laneCount` of `grid`: the first
   /// surface at or beyond `near` and not beyond `far`, +∞ where there is none. `primitive` is
   /// the sphere's `SpherePrimitive`, for samples before the near plane.
   @_transparent func depths(
