@@ -115,7 +115,15 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
     case "video": code = try VideoCommand.run(rest, output: output)
     case "report": code = try ReportCommand.run(rest, output: output)
     case "help", "--help", "-h":
-      output.print(usage)
+      // `arsim help COMMAND`: that command's lines, as `arsim COMMAND --help` prints them.
+      if let topic = rest.first {
+        guard let text = commandUsage(topic) else {
+          throw UsageError("no command \(InputText.quoted(topic)) (`arsim help` lists them)")
+        }
+        output.print(text)
+      } else {
+        output.print(usage)
+      }
       code = .ok
     default:
       output.printError("arsim: unknown command \(InputText.quoted(command))\n\n\(usage)")

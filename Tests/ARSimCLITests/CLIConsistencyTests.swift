@@ -70,6 +70,8 @@ struct CLIConsistencyTests {
       (["bench", "--help"], "bench", "  arsim bench [B1|B2|B3|B4|S1 ...] [--frames N]"),
       (["track", "info", "--help"], "track", "  arsim track info FILE [--format F]"),
       (["strokes", "-h"], "strokes", "  arsim strokes from-quickdraw FILE.ndjson --drawing N"),
+      (["help", "render"], "render", "  arsim render SCENE.json [--out DIR]"),
+      (["help", "compare"], "compare", "  arsim compare EXPECTED ACTUAL"),
     ])
   func commandHelp(arguments: [String], command: String, firstLine: String) {
     let (code, output) = run(arguments)
@@ -82,6 +84,14 @@ struct CLIConsistencyTests {
     for other in ["render", "track", "strokes", "compare", "bench"] where other != command {
       #expect(!output.standardOutput.contains("arsim \(other) "), "\(other) in \(command)")
     }
+  }
+
+  @Test("help with a word that is no command is a usage error naming it")
+  func helpUnknownTopic() {
+    let (code, output) = run(["help", "rendr"])
+    #expect(code == 64)
+    #expect(output.standardError.contains("no command 'rendr'"))
+    #expect(output.standardOutput.isEmpty)
   }
 
   @Test("track --help lists both subcommands, continuation lines kept aligned")
