@@ -258,24 +258,16 @@ struct SampleGrid {
   return truncated > x ? truncated - 1 : truncated
 }
 
-/// `roundedUp` lane by lane: the AVX builds' rounding instruction, the baseline's truncation.
-@inline(__always) func roundedUp(_ x: SIMD8<Double>) -> SIMD8<Double> {
+/// `roundedUp` (`rule` `.up`) or `roundedDown` (`.down`) lane by lane: the AVX builds'
+/// rounding instruction, the baseline's truncation.
+@inline(__always) func rounded(_ x: SIMD8<Double>, _ rule: FloatingPointRoundingRule)
+  -> SIMD8<Double>
+{
   #if ARSIM_RASTERIZER_AVX2 || ARSIM_RASTERIZER_AVX512
-    return x.rounded(.up)
+    return x.rounded(rule)
   #else
     var result = x
-    for lane in 0..<8 { result[lane] = roundedUp(x[lane]) }
-    return result
-  #endif
-}
-
-/// `roundedDown` lane by lane.
-@inline(__always) func roundedDown(_ x: SIMD8<Double>) -> SIMD8<Double> {
-  #if ARSIM_RASTERIZER_AVX2 || ARSIM_RASTERIZER_AVX512
-    return x.rounded(.down)
-  #else
-    var result = x
-    for lane in 0..<8 { result[lane] = roundedDown(x[lane]) }
+    for lane in 0..<8 { result[lane] = rule == .up ? roundedUp(x[lane]) : roundedDown(x[lane]) }
     return result
   #endif
 }

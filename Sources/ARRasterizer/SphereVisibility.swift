@@ -210,8 +210,8 @@ extension PreparedFrame {
       let n = Double(grid.scale)
       let minU = SIMD8(repeating: sphere.minU)
       let maxU = SIMD8(repeating: sphere.maxU)
-      let lowColumns = roundedUp((select(low .< minU, minU, low) + 0.5) * n - 0.5)
-      let highColumns = roundedDown((select(high .> maxU, maxU, high) + 0.5) * n - 0.5)
+      let lowColumns = rounded((select(low .< minU, minU, low) + 0.5) * n - 0.5, .up)
+      let highColumns = rounded((select(high .> maxU, maxU, high) + 0.5) * n - 0.5, .down)
       let lastColumn = SIMD8(repeating: Double(grid.columns - 1))
       let drawn =
         hit .& (lowColumns .<= highColumns) .& (highColumns .>= 0)
