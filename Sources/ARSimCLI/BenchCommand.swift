@@ -5,9 +5,10 @@ import ARSession
 import ARSupport
 import Foundation
 
-/// `arsim bench [B1|B2|B3|B4 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
+/// `arsim bench [B1|B2|B3|B4|S1 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
 /// [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE] [--out DIR]`:
-/// runs the benchmark scenes (Documentation/Performance.md) and prints per-stage medians,
+/// runs the benchmark scenes (Documentation/Performance.md; none named: B1, B2, B3 and S1) and
+/// prints per-stage medians,
 /// frames/s, the load check, threads, the rasterizer build and peak memory.
 enum BenchCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {

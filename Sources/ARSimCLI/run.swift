@@ -58,10 +58,9 @@ let usage = """
   command's lines of it.
 
   Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input,
-  69 unavailable (a needed tool missing: ffmpeg; a live peer refused, timed out or went away),
-  70 internal, 71 system error, 73 cannot create output, 75 output folder busy, 76 live
-  protocol error,
-  130 interrupted.
+  69 unavailable (a needed tool or font missing: ffmpeg, DejaVu; a live peer refused, timed out
+  or went away), 70 internal, 71 system error, 73 cannot create output, 75 output folder busy,
+  76 live protocol error, 130 interrupted.
   """
 
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
@@ -116,7 +115,10 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
     case "report": code = try ReportCommand.run(rest, output: output)
     case "help", "--help", "-h":
       // `arsim help COMMAND`: that command's lines, as `arsim COMMAND --help` prints them.
-      if let topic = rest.first {
+      guard rest.count <= 1 else {
+        throw UsageError("help takes one command, got \(rest.count) words")
+      }
+      if let topic = rest.first, topic != "help" {
         guard let text = commandUsage(topic) else {
           throw UsageError("no command \(InputText.quoted(topic)) (`arsim help` lists them)")
         }

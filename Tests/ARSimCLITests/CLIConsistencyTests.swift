@@ -94,6 +94,16 @@ struct CLIConsistencyTests {
     #expect(output.standardOutput.isEmpty)
   }
 
+  @Test("help help is the overview; help with two words is a usage error")
+  func helpEdges() {
+    let (code, output) = run(["help", "help"])
+    #expect(code == 0)
+    #expect(output.standardOutput.hasPrefix("USAGE: arsim <command>"))
+    let (twoCode, twoOutput) = run(["help", "bench", "extra"])
+    #expect(twoCode == 64)
+    #expect(twoOutput.standardError.contains("help takes one command, got 2 words"))
+  }
+
   @Test("track --help lists both subcommands, continuation lines kept aligned")
   func trackHelp() {
     let (_, output) = run(["track", "convert", "--help"])
