@@ -92,14 +92,15 @@ extension CompareCommand {
     return out
   }
 
-  /// Percent-encodes a file name for a relative URL (keeps letters, digits, `-._~`).
+  /// Percent-encodes a relative path for a URL (keeps letters, digits, `-._~` and the `/` between
+  /// a participant's folder and its frame).
   static func percentEncode(_ name: String) -> String {
     var out = ""
     for byte in name.utf8 {
       switch byte {
       case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"), UInt8(ascii: "~"):
+        UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
         out.append(Character(Unicode.Scalar(byte)))
       default:
         let hex = Array("0123456789ABCDEF")

@@ -5,7 +5,8 @@ import ARSupport
 import Foundation
 
 /// `arsim compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
-/// [--diff OUT] [--exact]`: compares two PNG files, or two folders of PNGs paired by file name.
+/// [--diff OUT] [--exact]`: compares two PNG files, or two folders of PNGs paired by file name
+/// (with their subfolders one level down: participant views, the helper's view).
 ///
 /// Default test: pixelmatch's perceptual test with threshold 0.1 and no differing pixel allowed
 /// (anti-aliased pixels reported, not counted), DESIGN §7; `--exact` for byte-equal pixels.
@@ -215,6 +216,13 @@ enum CompareCommand {
         name: name, status: passes ? .same : .different, detail: summary(result, passes: passes))
       if !passes {
         try makeFolders()
+        if let slash = name.lastIndex(of: "/") {
+          // A participant's frame: its folder under each part of the report.
+          let folder = String(name[..<slash])
+          for part in ["expected", "actual", "diff", "zoom/expected", "zoom/actual", "zoom/diff"] {
+            try FileIO.createDirectory(reportFolder + "/" + part + "/" + folder)
+          }
+        }
         try FileIO.writeAtomically(
           FileIO.read(expectedPath), to: reportFolder + "/expected/" + name)
         try FileIO.writeAtomically(FileIO.read(actualPath), to: reportFolder + "/actual/" + name)
@@ -255,12 +263,27 @@ enum CompareCommand {
     return failing > 0 ? .imagesDiffer : .ok
   }
 
+  /// The PNG files of `folder` and of its subfolders one level down (a collaborative run's
+  /// participant views `A/`, `B/` …, `--helper-view`'s `helper/`), as paths relative to it
+  /// (`frame_00000.png`, `A/frame_00000.png`), sorted. Hidden entries are skipped.
   static func pngNames(in folder: String) throws -> [String] {
+    let files = FileManager.default
+    func isPNG(_ name: String) -> Bool { name.lowercased().hasSuffix(".png") }
+    let entries: [String]
     do {
-      return try FileManager.default.contentsOfDirectory(atPath: folder)
-        .filter { $0.lowercased().hasSuffix(".png") }.sorted()
+      entries = try files.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }
     } catch {
       throw InputError(.missingInput, InputLocation(file: folder), "cannot list the folder")
     }
+    var names = entries.filter(isPNG)
+    for entry in entries where !isPNG(entry) {
+      var isDirectory: ObjCBool = false
+      guard files.fileExists(atPath: folder + "/" + entry, isDirectory: &isDirectory),
+        isDirectory.boolValue,
+        let inner = try? files.contentsOfDirectory(atPath: folder + "/" + entry)
+      else { continue }
+      names += inner.filter { isPNG($0) && !$0.hasPrefix(".") }.map { entry + "/" + $0 }
+    }
+    return names.sorted()
   }
 }

@@ -193,6 +193,26 @@ struct CompareCommandTests {
     #expect(html.contains("×12"))
   }
 
+  @Test("folders: participant subfolders are compared too, paired by their relative paths")
+  func participantFolders() throws {
+    for participant in ["A", "B"] {
+      _ = try write(Self.image(), "expected/\(participant)/frame_00000.png")
+      _ = try write(Self.image(), "actual/\(participant)/frame_00000.png")
+    }
+    _ = try write(Self.image(change: (3, 4, (0, 0, 0, 255))), "actual/B/frame_00000.png")
+    _ = try write(Self.image(), "expected/C/frame_00000.png")
+    let out = root + "/report"
+    let (code, output) = run([root + "/expected", root + "/actual", "--diff", out])
+    #expect(code == 1)
+    let text = output.standardOutput
+    #expect(text.contains("B/frame_00000.png: DIFFERENT: 1 of 48 pixels differ"))
+    #expect(text.contains("C/frame_00000.png: missing in ACTUAL"))
+    #expect(text.contains("3 frames: 1 same, 1 different, 1 missing, 0 extra, 0 unreadable"))
+    #expect(try Image(contentsOfPNG: out + "/diff/B/frame_00000.png")[3, 4] == (255, 0, 0, 255))
+    let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+    #expect(html.contains("diff/B/frame_00000.png"))
+  }
+
   @Test("folders without --diff: nothing written when all match, <ACTUAL>-compare otherwise")
   func defaultReportFolder() throws {
     _ = try write(Self.image(), "e/frame.png")
