@@ -61,7 +61,7 @@ public struct DisplayerVideo: Hashable, Sendable {
 
 /// The scene's `displayers` block.
 public struct DisplayerConfiguration: Hashable, Sendable {
-  /// Taps in τ order (taps at the same τ are handled in list order).
+  /// Taps, handled in τ order whatever their order here (taps at the same τ in list order).
   public var taps: [DisplayerTap]
   /// Orientation of placed displayers.
   public var orientation: DisplayerOrientation

@@ -53,6 +53,8 @@ public final class DisplayerSession: Session {
     var startMicroseconds: Int64
   }
 
+  /// Indices into `configuration.taps` in time order, and their times (µs).
+  private let tapOrder: [Int]
   private let tapMicroseconds: [Int64]
   private var nextTap = 0
   private var streams: [Stream]
@@ -77,9 +79,12 @@ public final class DisplayerSession: Session {
       }
       return Int64((t * 1_000_000).rounded())
     }
-    tapMicroseconds = try configuration.taps.enumerated().map { i, tap in
+    let tapTimes = try configuration.taps.enumerated().map { i, tap in
       try microseconds(tap.t, "displayers.taps[\(i)].t")
     }
+    // Taps in time order whatever the file's order (equal times in list order), as the videos.
+    tapOrder = tapTimes.indices.sorted { (tapTimes[$0], $0) < (tapTimes[$1], $1) }
+    tapMicroseconds = tapOrder.map { tapTimes[$0] }
     var streams: [Stream] = []
     for (i, video) in configuration.videos.enumerated() {
       let start = try microseconds(video.start, "displayers.videos[\(i)].start")
@@ -104,7 +109,7 @@ public final class DisplayerSession: Session {
   public func update(_ context: inout TickContext) {
     let now = context.microseconds
     while nextTap < tapMicroseconds.count, tapMicroseconds[nextTap] <= now {
-      tap(configuration.taps[nextTap], &context)
+      tap(configuration.taps[tapOrder[nextTap]], &context)
       nextTap += 1
     }
     while nextJoin < joinOrder.count, streams[joinOrder[nextJoin]].startMicroseconds <= now {

@@ -198,6 +198,22 @@ import Testing
     #expect(at.map(\.tick) == [6])
   }
 
+  @Test("taps listed out of time order are handled in time order")
+  func tapsOutOfOrder() throws {
+    // Listed: a miss at 0.5 s (above the horizon), then a hit at 0.1 s.
+    let session = try DisplayerSession(
+      configuration: DisplayerConfiguration(taps: [
+        DisplayerTap(t: 0.5, u: 199.5, v: 0), DisplayerTap(t: 0.1, u: Self.tap.u, v: Self.tap.v),
+      ]))
+    let (root, early) = Self.run(session, ticks: 0...6, camera: Self.camera())
+    // The 0.1 s tap places its displayer at tick 6, before the 0.5 s one is due.
+    #expect(early.map(\.tick) == [6])
+    #expect(root.childNodes.count == 1)
+    let (_, late) = Self.run(session, ticks: 7...30, camera: Self.camera(), root: root)
+    #expect(late.map(\.tick) == [30])
+    #expect(root.childNodes.count == 1)
+  }
+
   // MARK: Video
 
   let fixture = Y4MTestFile.fixture("rav1e_small_input_64x64.y4m")
