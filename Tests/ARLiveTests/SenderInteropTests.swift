@@ -126,8 +126,11 @@ import Testing
     let sender = BroadcastSender(
       endpoint: LoopbackEndpoint(port: port), transmissionToken: "a", receptionToken: "bb",
       handshakeTimeout: .seconds(3))
-    #expect(throws: LiveError.self) { try sender.connect() }
+    let error = #expect(throws: LiveError.self) { try sender.connect() }
     #expect(sender.transitions.last?.failure == .closed)
+    // The app answers a wrong token by closing: the message says what to check.
+    #expect(error?.detail.contains("is --tx-token right?") == true, "\(String(describing: error))")
+    #expect(sender.transitions.last?.detail?.contains("before any answer") == true)
     app.wait(seconds: 5)
   }
 }

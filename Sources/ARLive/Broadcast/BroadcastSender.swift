@@ -56,8 +56,18 @@ public final class BroadcastSender {
       record(.handshaking)
       let deadline = ContinuousClock.now + handshakeTimeout
       try connection.send(transmissionToken, timeout: handshakeTimeout)
-      let answer = try connection.receive(
-        exactly: receptionToken.count, timeout: max(.zero, deadline - .now))
+      let answer: [UInt8]
+      do throws(LiveError) {
+        answer = try connection.receive(
+          exactly: receptionToken.count, timeout: max(.zero, deadline - .now))
+      } catch  where error.failure == .closed || error.failure == .reset {
+        // The app answers nothing to a wrong token: it closes (seed 004), so say so.
+        throw LiveError(
+          error.failure,
+          error.detail + " during the handshake, before any answer: the app closes the "
+            + "connection when the token is not its peer token (is --tx-token right?)",
+          bytesTransferred: error.bytesTransferred)
+      }
       guard answer == receptionToken else {
         throw LiveError(
           .rejected,
