@@ -293,6 +293,19 @@ import Testing
       let b = try Image(contentsOfPNG: folder + "/offline" + name)
       #expect(a == b, "frame \(frame)")
     }
+    // Each sphere names its message's line in the recorded log, live and offline alike.
+    func strokeLines(_ run: String) throws -> [Int] {
+      let last = try #require(
+        String(contentsOfFile: folder + "/" + run + "/trace.jsonl", encoding: .utf8)
+          .split(separator: "\n").last)
+      let line = try #require(
+        JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+      let nodes = try #require(line["nodes"] as? [[String: Any]])
+      return nodes.compactMap { $0["strokeLine"] as? Int }
+    }
+    let liveLines = try strokeLines("live")
+    #expect(!liveLines.isEmpty && !liveLines.contains(0), "\(liveLines)")
+    #expect(liveLines == (try strokeLines("offline")))
     // The spheres are really there: the last frame differs from the scene without strokes.
     #expect(
       run(

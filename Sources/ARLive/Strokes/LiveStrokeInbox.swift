@@ -88,7 +88,8 @@ public final class LiveStrokeInbox: @unchecked Sendable {  // state under `lock`
     notes.append(Note(microseconds: stampLocked(), kind: kind, detail: detail))
   }
 
-  /// The messages due by tick τ = `microseconds`, in arrival order, and the notes so far.
+  /// The messages due by tick τ = `microseconds`, in arrival order, numbered from 1 in delivery
+  /// order (`line`), and the notes so far.
   public func take(through microseconds: Int64) -> (messages: [StrokeMessage], notes: [Note]) {
     lock.lock()
     defer { lock.unlock() }
@@ -98,7 +99,10 @@ public final class LiveStrokeInbox: @unchecked Sendable {  // state under `lock`
     while index < waiting.count,
       Int64((waiting[index].0.t * 1e6).rounded()) <= microseconds
     {
-      let (message, arrived) = waiting[index]
+      var (message, arrived) = waiting[index]
+      // Its line in the received log (`strokeLog`), as a stroke log file's messages carry
+      // theirs: trace.jsonl's `strokeLine` then matches an offline replay of that log.
+      message.line = deliveries.count + 1
       due.append(message)
       deliveries.append(
         Delivery(message: message, arrived: arrived, deliveredMicroseconds: microseconds))
