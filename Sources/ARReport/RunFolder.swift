@@ -24,8 +24,14 @@ public struct RunFolder {
   public var trace: [[String: Any]]
   /// A collaborative run's `messages.jsonl` lines (empty when there is none).
   public var messages: [[String: Any]] = []
-  /// Output frame numbers that have a `frame_NNNNN.png`, ascending.
+  /// Output frame numbers that have a `frame_NNNNN.png`, ascending; when `run.json` lists the
+  /// frames its run wrote (`framesWritten`), only those: files an earlier run left in the
+  /// folder (`arsim render` keeps them) are counted in `earlierRunFrameCount` instead.
   public var frames: [Int]
+  /// Frame files in the folder that the run of `run.json` did not write.
+  public var earlierRunFrameCount = 0
+  /// `run.json`'s `framesWritten`, or nil when it has none.
+  public var framesWritten: [Int]?
   /// Sub-folders (names) that hold frames of their own: participant views.
   public var views: [String]
   /// What could not be read, for the report's notes (file: problem).
@@ -53,7 +59,17 @@ public struct RunFolder {
       folder.messages = folder.readLines("messages.jsonl")
     }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-    folder.frames = names.compactMap(Self.frameNumber).sorted()
+    let files = names.compactMap(Self.frameNumber).sorted()
+    folder.frames = files
+    if let written = folder.framesWritten.map(Set.init) {
+      folder.frames = files.filter(written.contains)
+      folder.earlierRunFrameCount = files.count - folder.frames.count
+      if folder.earlierRunFrameCount > 0 {
+        folder.notes.append(
+          "frame files: \(folder.earlierRunFrameCount) written by earlier runs (not in run.json's "
+            + "framesWritten), left out")
+      }
+    }
     for name in names.sorted() where !name.hasPrefix(".") {
       var sub: ObjCBool = false
       let child = path + "/" + name
@@ -106,6 +122,7 @@ public struct RunFolder {
       if let scalar = JSONScalar(value) { run[key] = scalar }
     }
     warnings = (object["warnings"] as? [Any])?.compactMap { $0 as? String } ?? []
+    framesWritten = (object["framesWritten"] as? [Any])?.compactMap { ($0 as? NSNumber)?.intValue }
     if let timing = object["timing"] as? [String: Any] {
       self.timing = timing.compactMap { key, value in
         (value as? NSNumber).map { (key, $0.doubleValue) }

@@ -65,11 +65,17 @@ enum VideoCommand {
     return settings
   }
 
-  /// Encodes every frame file of `folder` in frame order; prints one line, or the error.
+  /// Encodes the frames of `folder`'s last run (`RunFolder.frames`) in frame order; prints one
+  /// line, or the error.
   static func encode(
     _ folder: RunFolder, to path: String, settings: VideoEncoderSettings, output: CommandOutput
   ) -> ExitCode {
     let frames = folder.frames
+    if folder.earlierRunFrameCount > 0 {
+      output.printError(
+        "arsim video: note: \(folder.path) holds \(folder.earlierRunFrameCount) frame files of "
+          + "earlier runs; the video shows the \(frames.count) frames of the last run (run.json)")
+    }
     if let first = frames.first, let last = frames.last, last - first + 1 != frames.count {
       output.printError(
         "arsim video: note: \(folder.path) lacks \(last - first + 1 - frames.count) of frames "

@@ -125,6 +125,22 @@ import Testing
     #expect(measured.meanAbsolute <= 3 && measured.psnr >= 28, "\(measured)")
   }
 
+  @Test("arsim video and report show the last run's frames, not files an earlier run left")
+  func earlierRunFramesLeftOut() throws {
+    let folder = try MediaTestSupport.temporaryFolder("watch-earlier-run")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scene = try Self.smallScene(in: folder)
+    #expect(Self.run(["render", scene, "--frames", "10..21", "--out", folder + "/out"]).0 == 0)
+    #expect(Self.run(["render", scene, "--frames", "10..13", "--out", folder + "/out"]).0 == 0)
+    let run = try RunFolder.load(folder + "/out")
+    #expect(run.frames == [10, 11, 12, 13])
+    #expect(run.earlierRunFrameCount == 8)
+    let (code, text) = Self.run(["video", folder + "/out", folder + "/last.mp4"])
+    #expect(code == 0, "\(text)")
+    #expect(text.contains("holds 8 frame files of earlier runs"), "\(text)")
+    #expect(try MediaTestSupport.probe(folder + "/last.mp4")["nb_read_frames"] as? String == "4")
+  }
+
   @Test("render --video where ffmpeg fails: its words, exit 73, every PNG and run.json written")
   func renderVideoFails() throws {
     let folder = try MediaTestSupport.temporaryFolder("render-video-fails")
