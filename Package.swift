@@ -215,6 +215,7 @@ package.targets += vectorRasterizers
 if Context.environment["ARSIM_FUZZ"] != nil {
   package.targets.append(
     .executableTarget(
-      name: "ARSimFuzz", dependencies: ["ARSimCLI", "ARRemoteAssist"], path: "Fuzz/ARSimFuzz",
+      name: "ARSimFuzz", dependencies: ["ARSimCLI", "ARRemoteAssist", "ARCollaboration"],
+      path: "Fuzz/ARSimFuzz",
       swiftSettings: cxxInterop))
 }

@@ -1,3 +1,4 @@
+import ARCollaboration
 import ARFormats
 import ARRemoteAssist
 import ARRender
@@ -16,7 +17,7 @@ import Foundation
 enum FuzzTarget: String, CaseIterable {
   case scene, tum, arkit, kitti, euroc, arkitscenes, arcore, jsontrack, strokes, quickdraw, y4m,
     png,
-    message
+    message, rtm
 
   /// The reader named by `ARSIM_FUZZ_TARGET` (default `scene`).
   static let current: FuzzTarget = {
@@ -80,6 +81,15 @@ enum FuzzTarget: String, CaseIterable {
       let text = String(decoding: bytes, as: UTF8.self)
       for mode in RemoteAssistMode.allCases {
         _ = RemoteAssistMessage.classify(text, mode: mode)
+      }
+    case .rtm:
+      // A recorded RTM log, and each payload through the app's three payload types.
+      let log = RTMMessageLog.parse(bytes, file: "fuzz")
+      for entry in log.entries {
+        _ = try? RTMPayloadCoding.decode(PeerData.self, from: entry.payload)
+        _ = try? RTMPayloadCoding.decode(ModelData.self, from: entry.payload)
+        _ = try? RTMPayloadCoding.decode([ModelData].self, from: entry.payload)
+        _ = try? RTMPayloadCoding.decode(ChannelData.self, from: entry.payload)
       }
     }
   }
