@@ -40,11 +40,26 @@ public struct ReplayReport {
   }
 
   /// Writes `DIRECTORY/report.html` (atomically) for the output folder `directory`.
-  /// - Throws: `InputError` `.missingInput` when the folder is missing, `.cannotCreate` when
-  ///   the page cannot be written.
+  /// - Throws: `InputError` `.missingInput` when the folder is missing or holds nothing of a
+  ///   run (no `run.json`, `events.jsonl`, `trace.jsonl` or frames), `.cannotCreate` when the
+  ///   page cannot be written.
   @discardableResult
-  public func write(directory: String) throws -> Summary {
+  public func write(directory given: String) throws -> Summary {
+    // `DIR/` names the same folder; paths in messages then read `DIR/report.html`.
+    var directory = given
+    while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
     let main = try RunFolder.load(directory)
+    // Nothing of a run at all (say `arsim report /` by mistake): no page, rather than a
+    // report.html dropped into an unrelated folder.
+    let files = ["run.json", "events.jsonl", "trace.jsonl"]
+    guard
+      !main.frames.isEmpty || !main.views.isEmpty || main.earlierRunFrameCount > 0
+        || files.contains(where: { FileManager.default.fileExists(atPath: directory + "/" + $0) })
+    else {
+      throw InputError(
+        .missingInput, InputLocation(file: directory),
+        "not an arsim output folder: no run.json, events.jsonl, trace.jsonl or frame files")
+    }
     var sources: [(view: String, folder: RunFolder)] = []
     if !main.frames.isEmpty || !main.trace.isEmpty || main.views.isEmpty {
       sources.append(("", main))

@@ -131,6 +131,19 @@ import Testing
     #expect(Self.occurrences("class=\"item stroke-root", in: html) == 20)
   }
 
+  @Test("a folder with nothing of a run gets no page (66); DIR/ reports as DIR")
+  func emptyFolderAndTrailingSlash() throws {
+    let empty = try MediaTestSupport.temporaryFolder("report-empty")
+    defer { try? FileManager.default.removeItem(atPath: empty) }
+    let error = #expect(throws: InputError.self) { try ReplayReport().write(directory: empty) }
+    #expect(error?.kind == .missingInput)
+    #expect(error?.reason.contains("not an arsim output folder") == true)
+    #expect(!FileManager.default.fileExists(atPath: empty + "/report.html"))
+    let folder = try RenderedRun.folder.get()
+    let summary = try ReplayReport().write(directory: folder + "//")
+    #expect(summary.path == folder + "/report.html")
+  }
+
   @Test("progressive order visits every index once, ends first")
   func progressive() {
     for count in [0, 1, 2, 3, 7, 60] {
