@@ -2,7 +2,8 @@
 /// `strokePoint`, `hit`, `plane`) so outside checks can tie each sphere to the helper point
 /// that made it.
 public struct StrokePointOrigin: Hashable, Sendable {
-  /// The stroke log's 1-based line holding the point's message (0 for messages made in code).
+  /// The stroke log's 1-based line holding the point's message (live: its line in
+  /// `strokes-received.jsonl`; 0 for messages made in code).
   public var messageLine: Int
   /// The point's 0-based position among its message's points (pieces that failed to parse
   /// counted, so faithful mode's spheres start at 1).

@@ -8,7 +8,8 @@ public struct StrokeMessage: Hashable, Sendable {
   /// The exact message bytes as sent (ASCII on the wire; other bytes are kept so the receiver
   /// can reject them as the app would).
   public var data: [UInt8]
-  /// 1-based line in the log file (0 for messages built in code).
+  /// 1-based line in the log file; for messages received live, the line in the received log
+  /// (`strokes-received.jsonl`); 0 for messages built in code.
   public var line: Int
 
   /// Creates a message from text.
