@@ -51,11 +51,7 @@ public struct ReplayReport {
     let main = try RunFolder.load(directory)
     // Nothing of a run at all (say `arsim report /` by mistake): no page, rather than a
     // report.html dropped into an unrelated folder.
-    let files = ["run.json", "events.jsonl", "trace.jsonl"]
-    guard
-      !main.frames.isEmpty || !main.views.isEmpty || main.earlierRunFrameCount > 0
-        || files.contains(where: { FileManager.default.fileExists(atPath: directory + "/" + $0) })
-    else {
+    guard main.holdsRun else {
       throw InputError(
         .missingInput, InputLocation(file: directory),
         "not an arsim output folder: no run.json, events.jsonl, trace.jsonl or frame files")

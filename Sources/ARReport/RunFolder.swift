@@ -36,6 +36,14 @@ public struct RunFolder {
   public var views: [String]
   /// What could not be read, for the report's notes (file: problem).
   public var notes: [String]
+  /// Which of `run.json`, `events.jsonl`, `trace.jsonl` and `messages.jsonl` exist (readable or
+  /// not).
+  public var presentFiles: Set<String> = []
+
+  /// Whether the folder holds anything of a run: one of its files or a frame file.
+  public var holdsRun: Bool {
+    !presentFiles.isEmpty || !frames.isEmpty || earlierRunFrameCount > 0 || !views.isEmpty
+  }
 
   /// The longest line read from the JSON Lines files (longer lines are skipped): B1's trace
   /// lines are ~380 KB.
@@ -112,6 +120,7 @@ public struct RunFolder {
       notes.append("run.json: missing (an interrupted run, or not an arsim output folder)")
       return
     }
+    presentFiles.insert("run.json")
     guard let bytes = try? FileIO.read(file, maximumBytes: 64 << 20),
       let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
     else {
@@ -143,6 +152,7 @@ public struct RunFolder {
       notes.append("\(name): missing")
       return []
     }
+    presentFiles.insert(name)
     guard let bytes = try? FileIO.read(file, maximumBytes: 8 << 30) else {
       notes.append("\(name): unreadable")
       return []
