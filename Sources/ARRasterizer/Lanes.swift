@@ -90,7 +90,7 @@ extension SIMDMask where Storage == IntLanes {
     #endif
     let four = pointwiseMin(eight.lowHalf, eight.highHalf)
     let two = pointwiseMin(four.lowHalf, four.highHalf)
-    return Int(min(two[0], two[1]))
+    return Int(Swift.min(two[0], two[1]))
   }
 }
 
