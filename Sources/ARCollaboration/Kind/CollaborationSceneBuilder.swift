@@ -43,92 +43,58 @@ struct CollaborationSceneBuilder {
     let room = try roomData(scene: scene)
     let collaboration = CollaborationScene(
       participants: participants, room: room, network: network, actions: actions,
-      assets: assets, seed: section.seed ?? 0)
+      assets: assets, seed: section.seed?.value ?? 0)
     return CollaborationConfiguration(scene: collaboration, views: views)
   }
 
   private func finite(
     _ value: Double?, _ field: String, min: Double = -.infinity, _ scene: SceneSection
-  )
-    throws
-  {
-    if let value, !(value.isFinite && value >= min) {
-      throw scene.error(field, "\(value) is not a finite number ≥ \(min)")
-    }
+  ) throws {
+    try scene.finite(value, field: field, minimum: min)
   }
 
   private func vector(_ values: [Double]?, count: Int, _ field: String, _ scene: SceneSection)
     throws -> [Double]?
   {
-    guard let values else { return nil }
-    guard values.count == count, values.allSatisfy(\.isFinite) else {
-      throw scene.error(field, "expected \(count) finite numbers")
-    }
-    return values
+    try values.map { try scene.finiteNumbers($0, count: count, field: field) }
   }
 
   private func vector(_ values: [Double], count: Int, _ field: String, _ scene: SceneSection)
     throws -> [Double]
   {
-    guard values.count == count, values.allSatisfy(\.isFinite) else {
-      throw scene.error(field, "expected \(count) finite numbers")
-    }
-    return values
+    try scene.finiteNumbers(values, count: count, field: field)
   }
 
-  private func floats(_ values: [Float]?, count: Int, _ field: String, _ scene: SceneSection)
+  /// RealityKit's `Float`s, decoded as `Double` (the same value: JSONDecoder rounds a `Float`
+  /// from its `Double`) so that a number out of range is reported with its field.
+  private func floats(_ values: [Double]?, count: Int, _ field: String, _ scene: SceneSection)
     throws -> [Float]?
   {
-    try vector(values?.map(Double.init), count: count, field, scene)?.map(Float.init)
-  }
-
-  /// World from a pose given as position and Euler angles (SceneKit's, DESIGN §3).
-  private func pose(position: [Double], eulerAngles: [Double]?) -> Matrix4 {
-    let node = Node()
-    node.position = Vector3(position[0], position[1], position[2])
-    if let e = eulerAngles { node.eulerAngles = Vector3(e[0], e[1], e[2]) }
-    return node.transform
+    guard let values = try vector(values, count: count, field, scene) else { return nil }
+    let floats = values.map(Float.init)
+    guard floats.allSatisfy(\.isFinite) else {
+      throw scene.error(field, "expected \(count) numbers within ±3.4e38 (RealityKit's Float)")
+    }
+    return floats
   }
 
   private func participantAndView(
     _ spec: CollaborationSection.ParticipantSpec, field: String, in scene: inout SceneSection
   ) throws -> (ReplayView, Participant) {
+    let inputCount = scene.inputPaths.count
     // The track, read now so bad input fails before any output.
-    var options = TrackReadOptions()
-    options.format = try scene.choice(
-      spec.track.format, TrackFormat.self, field: "\(field).track.format")
-    options.cameraAxes = try scene.choice(
-      spec.track.cameraAxes, CameraAxes.self, field: "\(field).track.cameraAxes")
-    options.worldUp = try scene.choice(
-      spec.track.worldUp, WorldUp.self, field: "\(field).track.worldUp")
-    let path = scene.resolvePath(spec.track.path)
-    let track = try scene.reading(path, field: "\(field).track.path") {
-      try CameraTrack.read(path: path, options: options)
-    }
-    guard !track.poses.isEmpty else {
-      throw scene.error("\(field).track.path", "the track has no poses")
-    }
-    scene.inputPaths.append(path)
-    scene.warnings += track.warnings
+    let track = try scene.readTrack(spec.track, field: "\(field).track")
+    let trackPaths = Array(scene.inputPaths.suffix(from: inputCount))
     try finite(spec.start, "\(field).start", min: 0, scene)
-    var intrinsics: CameraIntrinsics?
-    if let k = spec.intrinsics {
-      guard [k.fx, k.fy, k.cx, k.cy].allSatisfy(\.isFinite), k.fx > 0, k.fy > 0, k.width > 0,
-        k.height > 0, k.width <= 16384, k.height <= 16384
-      else {
-        throw scene.error("\(field).intrinsics", "needs positive finite fx, fy, sizes 1…16384")
-      }
-      intrinsics = CameraIntrinsics(
-        fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: k.width, height: k.height)
+    let intrinsics = try spec.intrinsics.map {
+      try scene.intrinsics($0, field: "\(field).intrinsics")
     }
     let viewport = try scene.choice(spec.viewport, Viewport.self, field: "\(field).viewport")
-    if let o = spec.output, !(1...16384).contains(o.width) || !(1...16384).contains(o.height) {
-      throw scene.error("\(field).output", "width and height must be 1…16384")
-    }
+    let outputSize = try spec.output.map { try scene.size($0, field: "\(field).output") }
     let view = ReplayView(
-      name: spec.id, track: track, trackPaths: [path], start: spec.start ?? 0,
+      name: spec.id, track: track, trackPaths: trackPaths, start: spec.start ?? 0,
       clampTrack: spec.track.clamp ?? false, captureIntrinsics: intrinsics, viewport: viewport,
-      outputSize: spec.output.map { ($0.width, $0.height) })
+      outputSize: outputSize)
 
     let anchor = try collabAnchor(spec.anchor, id: spec.id, field: "\(field).anchor", scene)
     let globeAnchor = try spec.globeAnchor.map {
@@ -136,12 +102,8 @@ struct CollaborationSceneBuilder {
     }
 
     // Colour and times.
-    var color: [Double]?
-    if let c = spec.color {
-      guard c.count == 3 || c.count == 4, c.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }) else {
-        throw scene.error("\(field).color", "expected [r, g, b] or [r, g, b, a] in 0…1")
-      }
-      color = c.count == 4 ? c : c + [ParticipantColor.alpha]
+    let color = try spec.color.map {
+      try scene.colorComponents($0, field: "\(field).color", alpha: ParticipantColor.alpha)
     }
     for (value, name) in [(spec.lobby, "lobby"), (spec.join, "join"), (spec.leave, "leave")] {
       try finite(value, "\(field).\(name)", min: 0, scene)
@@ -176,16 +138,18 @@ struct CollaborationSceneBuilder {
   ) throws -> CollabAnchor {
     switch (spec.position, spec.plane) {
     case (let position?, nil):
-      let p = try vector(position, count: 3, "\(anchorField).position", scene)
-      let e = try vector(spec.eulerAngles, count: 3, "\(anchorField).eulerAngles", scene)
-      return .transform(pose(position: p, eulerAngles: e))
+      return .transform(
+        try scene.nodeTransform(
+          position: position, field: "\(anchorField).position", eulerAngles: spec.eulerAngles,
+          field: "\(anchorField).eulerAngles"))
     case (nil, let plane?):
-      let p = try vector(plane.position, count: 3, "\(anchorField).plane.position", scene)
-      let e = try vector(plane.eulerAngles, count: 3, "\(anchorField).plane.eulerAngles", scene)
+      let worldFromAnchor = try scene.nodeTransform(
+        position: plane.position, field: "\(anchorField).plane.position",
+        eulerAngles: plane.eulerAngles, field: "\(anchorField).plane.eulerAngles")
       let extent = try vector(plane.extent, count: 2, "\(anchorField).plane.extent", scene)
       let anchorPlane = PlaneAnchor(
         identifier: id + "-floor",
-        worldFromAnchor: RigidTransform(matrix: pose(position: p, eulerAngles: e)),
+        worldFromAnchor: RigidTransform(matrix: worldFromAnchor),
         center: .zero, extent: Vector3(extent[0], 0, extent[1]), alignment: .horizontal)
       // Horizontal means the plane's normal is world up.
       let up = anchorPlane.worldFromAnchor.rotation.act(.unitY)
@@ -239,7 +203,7 @@ struct CollaborationSceneBuilder {
       throw scene.error("\(field).limits", "'\(other.prefix(40))' is not one of agoraRTM, none")
     }
     return SimulatedNetwork.Configuration(
-      seed: section.seed ?? 0, defaultLink: base, links: links, limits: limits)
+      seed: section.seed?.value ?? 0, defaultLink: base, links: links, limits: limits)
   }
 
   private func assetShapes(scene: SceneSection) throws -> [String: AssetShape] {
@@ -261,18 +225,15 @@ struct CollaborationSceneBuilder {
       default:
         throw scene.error(field, "give exactly one of sphere, box")
       }
-      var color = spec.color ?? [1, 1, 1, 1]
-      guard color.count == 3 || color.count == 4,
-        color.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 })
-      else { throw scene.error("\(field).color", "expected [r, g, b] or [r, g, b, a] in 0…1") }
-      if color.count == 3 { color.append(1) }
+      let color = try scene.colorComponents(spec.color ?? [1, 1, 1, 1], field: "\(field).color")
       shapes[name] = AssetShape(shape: shape, color: color)
     }
     return shapes
   }
 
   private func transform(
-    translation: [Float]?, rotation: [Float]?, scale: [Float]?, field: String, scene: SceneSection
+    translation: [Double]?, rotation: [Double]?, scale: [Double]?, field: String,
+    scene: SceneSection
   ) throws -> EntityTransform {
     let t = try floats(translation, count: 3, "\(field).translation", scene) ?? [0, 0, 0]
     let r = try floats(rotation, count: 4, "\(field).rotation", scene) ?? [0, 0, 0, 1]

@@ -1,8 +1,11 @@
+import ARFormats
+import ARSession
+
 /// The scene file's `collaboration` section as written (Documentation/Collaboration.md); checked
 /// and resolved by `CollaborationKind.configure`.
 public struct CollaborationSection: Decodable, Sendable {
   /// Seed of random colours (default 0).
-  public var seed: UInt64?
+  public var seed: JSONUnsignedInteger?
   /// The room (defaults: `CollaborationScene.defaultRoom`).
   public var room: RoomSpec?
   /// The network (default: ideal links, Agora RTM limits).
@@ -20,8 +23,8 @@ public struct CollaborationSection: Decodable, Sendable {
     public var channelID: String?
     /// The room's display name.
     public var channelName: String?
-    /// Position, metres.
-    public var position: [Float]?
+    /// Position, metres (stored as RealityKit's `Float`).
+    public var position: [Double]?
     /// An SF Symbols name for the marker.
     public var systemImage: String?
     /// The room's theme.
@@ -85,11 +88,11 @@ public struct CollaborationSection: Decodable, Sendable {
   public struct ParticipantSpec: Decodable, Sendable {
     /// The RTM id and output folder name.
     public var id: String
-    /// The camera track.
+    /// The camera track (the scene file's shared shape, `times` and `sensor` included).
     public var track: TrackSpec
     /// Seconds after its track's first pose where τ = 0.
     public var start: Double?
-    /// Capture intrinsics.
+    /// Capture intrinsics (the scene file's shared shape).
     public var intrinsics: IntrinsicsSpec?
     /// `landscape` or `portrait`.
     public var viewport: String?
@@ -109,44 +112,6 @@ public struct CollaborationSection: Decodable, Sendable {
     public var globeAnchor: AnchorSpec?
     /// A recorded message log (JSON Lines) it receives.
     public var messages: String?
-  }
-
-  /// The `TrackSpec` shape.
-  public struct TrackSpec: Decodable, Sendable {
-    /// A path (file, or a move's keyframes).
-    public var path: String
-    /// Track format name.
-    public var format: String?
-    /// Camera axes of the file.
-    public var cameraAxes: String?
-    /// World up axis of the file.
-    public var worldUp: String?
-    /// Hold the end poses outside the track.
-    public var clamp: Bool?
-  }
-
-  /// The `IntrinsicsSpec` shape.
-  public struct IntrinsicsSpec: Decodable, Sendable {
-    /// Focal length along u, pixels.
-    public var fx: Double
-    /// Focal length along v, pixels.
-    public var fy: Double
-    /// Principal point u, pixels.
-    public var cx: Double
-    /// Principal point v, pixels.
-    public var cy: Double
-    /// Width of the image the intrinsics describe, pixels.
-    public var width: Int
-    /// Height of the image the intrinsics describe, pixels.
-    public var height: Int
-  }
-
-  /// The `SizeSpec` shape.
-  public struct SizeSpec: Decodable, Sendable {
-    /// Output width, pixels.
-    public var width: Int
-    /// Output height, pixels.
-    public var height: Int
   }
 
   /// Either an explicit pose (`position`, `eulerAngles`) or `plane`.
@@ -199,11 +164,11 @@ public struct CollaborationSection: Decodable, Sendable {
     /// `true`: where the screen centre meets the collabBase floor.
     public var screenCenter: Bool?
     /// Translation in collabBase space, metres.
-    public var translation: [Float]?
+    public var translation: [Double]?
     /// Quaternion vector x, y, z, w.
-    public var rotation: [Float]?
+    public var rotation: [Double]?
     /// Scale.
-    public var scale: [Float]?
+    public var scale: [Double]?
   }
 
   /// The `KeyframeSpec` shape.
@@ -211,10 +176,10 @@ public struct CollaborationSection: Decodable, Sendable {
     /// τ, seconds.
     public var t: Double
     /// Translation in collabBase space, metres.
-    public var translation: [Float]
+    public var translation: [Double]
     /// Rotation, quaternion x, y, z, w.
-    public var rotation: [Float]?
+    public var rotation: [Double]?
     /// Scale.
-    public var scale: [Float]?
+    public var scale: [Double]?
   }
 }

@@ -65,8 +65,10 @@ package enum JSONDecoding {
         "invalid JSON at \(where_): \(problem.reason)")
     }
     var (field, reason) = describe(error)
-    if case .dataCorrupted(let context) = error, context.debugDescription == JSONInteger.expected {
-      reason = JSONInteger.expected
+    if case .dataCorrupted(let context) = error,
+      [JSONInteger.expected, JSONUnsignedInteger.expected].contains(context.debugDescription)
+    {
+      reason = context.debugDescription
       if let field, let text = JSONSyntaxLocator.numberText(ofField: field, in: bytes) {
         reason += ", found " + InputText.quoted(text).dropFirst().dropLast()
       }

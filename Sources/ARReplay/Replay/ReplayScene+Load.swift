@@ -73,25 +73,10 @@ struct SceneResolver {
     let clamp: Bool
     var defaultStart = 0.0
     if let trackSpec = file.track {
-      var options = TrackReadOptions()
-      options.format = try choice(trackSpec.format, TrackFormat.self, field: "track.format")
-      options.cameraAxes = try choice(
-        trackSpec.cameraAxes, CameraAxes.self, field: "track.cameraAxes")
-      options.worldUp = try choice(trackSpec.worldUp, WorldUp.self, field: "track.worldUp")
-      options.timesPath = try trackSpec.times.map { try resolvePath($0, field: "track.times") }
-      options.sensorPath = try trackSpec.sensor.map {
-        try resolvePath($0, field: "track.sensor")
-      }
-      let trackPath = try resolvePath(trackSpec.path, field: "track.path")
-      track = try reading(trackPath, field: "track.path") {
-        try reading(options.timesPath ?? "", field: "track.times") {
-          try reading(options.sensorPath ?? "", field: "track.sensor") {
-            try CameraTrack.read(path: trackPath, options: options)
-          }
-        }
-      }
-      warnings += track.warnings
-      inputPaths = [path, trackPath] + [options.timesPath, options.sensorPath].compactMap { $0 }
+      var context = section
+      track = try context.readTrack(trackSpec, field: "track")
+      warnings += context.warnings
+      inputPaths = [path] + context.inputPaths
       clamp = trackSpec.clamp ?? false
     } else {
       inputPaths = [path]
@@ -105,23 +90,14 @@ struct SceneResolver {
       defaultStart = view.start
     }
     guard let first = track.poses.first, let last = track.poses.last else {
+      // A view's track has poses (`SceneSection.readTrack`); kept for a kind's own views.
       throw error("track.path", "the track has no poses")
     }
     let trackDuration = last.timeSeconds - first.timeSeconds
 
     // Camera.
     var capture = CameraIntrinsics.defaultCapture
-    if let k = file.intrinsics {
-      guard [k.fx, k.fy, k.cx, k.cy].allSatisfy(\.isFinite), k.fx > 0, k.fy > 0 else {
-        throw error("intrinsics", "fx and fy must be positive and all values finite")
-      }
-      guard k.width.value > 0, k.height.value > 0, k.width.value <= 16384, k.height.value <= 16384
-      else {
-        throw error("intrinsics", "width and height must be 1…16384")
-      }
-      capture = CameraIntrinsics(
-        fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy, width: k.width.value, height: k.height.value)
-    }
+    if let k = file.intrinsics { capture = try section.intrinsics(k, field: "intrinsics") }
     let viewport = try choice(file.viewport, Viewport.self, field: "viewport") ?? .landscape
     let rotated = capture.rotated(for: viewport)
     let out = file.output
@@ -246,36 +222,21 @@ struct SceneResolver {
     return sessions
   }
 
-  /// Parses a named choice (`"portrait"`, `"faithful"`); nil stays nil.
-  /// - Throws: `InputError` naming `field` and listing the accepted names.
+  /// As `SceneSection.choice(_:_:field:)`.
   func choice<T: RawRepresentable & CaseIterable>(_ value: String?, _ type: T.Type, field: String)
     throws -> T?
   where T.RawValue == String {
-    guard let value else { return nil }
-    guard let parsed = T(rawValue: value) else {
-      throw error(
-        field,
-        "\(InputText.quoted(value)) is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))"
-      )
-    }
-    return parsed
+    try section.choice(value, type, field: field)
   }
 
+  /// As `SceneSection.vector3(_:field:)`.
   func vector(_ values: [Double], field: String) throws -> Vector3 {
-    guard values.count == 3, values.allSatisfy(\.isFinite) else {
-      throw error(field, "expected 3 finite numbers")
-    }
-    return Vector3(values[0], values[1], values[2])
+    try section.vector3(values, field: field)
   }
 
+  /// As `SceneSection.color(_:field:)`.
   func color(_ values: [Double], field: String) throws -> Color {
-    guard values.count == 3 || values.count == 4,
-      values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 })
-    else {
-      throw error(field, "expected [r, g, b] or [r, g, b, a] with values 0…1")
-    }
-    return Color(
-      red: values[0], green: values[1], blue: values[2], alpha: values.count == 4 ? values[3] : 1)
+    try section.color(values, field: field)
   }
 
   func resolveBackground(_ spec: SceneFile.BackgroundSpec?) throws -> BackgroundSource {

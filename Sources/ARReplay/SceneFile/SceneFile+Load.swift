@@ -34,8 +34,10 @@ extension SceneFile {
     }
     var schema = SceneFile.schema.merging(registry.schema) { $0.union($1) }
     schema[""]?.formUnion(registry.keys)
-    let warnings = UnknownFields.find(in: bytes, schema: schema).map {
-      "\(path): field \(InputText.quoted($0, limit: 80)) is not a scene field; ignored"
+    let warnings = UnknownFields.find(in: bytes, schema: schema).map { field in
+      let line = JSONSyntaxLocator.line(ofField: field, in: bytes).map { ":\($0)" } ?? ""
+      return
+        "\(path)\(line): field \(InputText.quoted(field, limit: 80)) is not a scene field; ignored"
     }
     return (scene, sections, warnings)
   }
@@ -48,8 +50,8 @@ extension SceneFile {
       "frames", "clip", "background", "lights", "nodes", "planes", "pointCloud",
       "estimatedFloorY", "$schema", "comment",
     ],
-    "track": ["path", "format", "cameraAxes", "worldUp", "times", "sensor", "clamp"],
-    "intrinsics": ["fx", "fy", "cx", "cy", "width", "height"],
+    "track": TrackSpec.fields,
+    "intrinsics": IntrinsicsSpec.fields,
     "output": ["width", "height", "fps", "depth", "supersampling", "png"],
     "clip": ["near", "far"],
     "background": ["color", "gradient", "images"],

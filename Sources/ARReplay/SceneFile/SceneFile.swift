@@ -46,39 +46,11 @@ public struct SceneFile: Decodable, Sendable {
 }
 
 extension SceneFile {
-  /// A camera track reference.
-  public struct TrackSpec: Decodable, Sendable {
-    /// Path to the track file.
-    public var path: String
-    /// Format name (`tum`, `arkit`, `kitti`, `euroc`, `arkitscenes`, `json`); detected if absent.
-    public var format: String?
-    /// Camera axes of the file (`opencv` or `arkit`); the format's default if absent.
-    public var cameraAxes: String?
-    /// World up axis of the file (`y`, `z`, `minusY`); the format's default if absent.
-    public var worldUp: String?
-    /// KITTI times file.
-    public var times: String?
-    /// EuRoC camera sensor.yaml (T_BS).
-    public var sensor: String?
-    /// Hold the end poses outside the track instead of failing (default false).
-    public var clamp: Bool?
-  }
+  /// A camera track reference: the shape every section's track shares (ARSession).
+  public typealias TrackSpec = ARSession.TrackSpec
 
-  /// Pinhole intrinsics in pixels.
-  public struct IntrinsicsSpec: Decodable, Sendable {
-    /// Focal length along u, pixels.
-    public var fx: Double
-    /// Focal length along v, pixels.
-    public var fy: Double
-    /// Principal point u, pixels (pixel centres at integers).
-    public var cx: Double
-    /// Principal point v, pixels.
-    public var cy: Double
-    /// Capture image width, pixels.
-    public var width: JSONInteger
-    /// Capture image height, pixels.
-    public var height: JSONInteger
-  }
+  /// Pinhole intrinsics in pixels: the shape every section's intrinsics share (ARSession).
+  public typealias IntrinsicsSpec = ARSession.IntrinsicsSpec
 
   /// Output settings.
   public struct OutputSpec: Decodable, Sendable {

@@ -165,6 +165,6 @@ import Testing
     try folder.write("track.txt", tinyTrack)
     let outcome = runArsim(["render", folder.path + "/scene.json", "--out", folder.path + "/out"])
     #expect(outcome.code == Exit.ok)
-    #expect(outcome.standardError.contains("scene.json: field 'outptu' is not a scene field"))
+    #expect(outcome.standardError.contains("scene.json:5: field 'outptu' is not a scene field"))
   }
 }
