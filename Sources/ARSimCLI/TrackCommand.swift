@@ -20,6 +20,7 @@ enum TrackCommand {
         throw UsageError("track info takes one FILE, got \(parsed.positionals.count)")
       }
       let track = try CameraTrack.read(path: parsed.positionals[0], options: parsed.options)
+      for warning in track.warnings { output.printError("arsim track: warning: \(warning)") }
       for line in TrackSummary(track).textLines { output.print(line) }
       return .ok
     case "convert":

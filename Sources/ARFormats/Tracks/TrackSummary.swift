@@ -56,7 +56,8 @@ public struct TrackSummary: Hashable, Sendable {
     warnings = track.warnings
   }
 
-  /// Aligned `name: value` lines, e.g. `format:       tum`, `duration:     30.09 s`.
+  /// Aligned `name: value` lines, e.g. `format:       tum`, `duration:     30.09 s`; the
+  /// warnings are not among them (`arsim track info` prints those on standard error).
   public var textLines: [String] {
     func vector(_ v: Vector3) -> String { String(format: "(%.3f, %.3f, %.3f) m", v.x, v.y, v.z) }
     let rows: [(String, String)] = [
@@ -74,6 +75,6 @@ public struct TrackSummary: Hashable, Sendable {
     let width = (rows.map(\.0.count).max() ?? 0) + 2
     return rows.map { name, value in
       (name + ":").padding(toLength: width, withPad: " ", startingAt: 0) + value
-    } + warnings.map { "warning: " + $0 }
+    }
   }
 }

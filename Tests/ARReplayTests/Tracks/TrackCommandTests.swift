@@ -43,6 +43,20 @@ import Testing
     #expect(out.contains("\nduration:    30.09 s\n"))
   }
 
+  @Test("track info: warnings go to standard error with the arsim track: prefix, not stdout")
+  func infoWarnings() {
+    let (code, out, err) = Self.run([
+      "track", "info", TrackFixtures.path("kitti_sample_poses.txt"), "--format", "kitti",
+    ])
+    #expect(code == 0)
+    #expect(Self.value("format", in: out) == "kitti")
+    #expect(!out.contains("warning"), "\(out)")
+    #expect(
+      err
+        == "arsim track: warning: no times file given: KITTI poses are assumed 0.1 s apart (10 Hz)\n"
+    )
+  }
+
   @Test("track info on the ARKit data logger: 2762 poses over 46.0 s, path about 23.2 m")
   func infoARKit() throws {
     let (code, out, _) = Self.run([
