@@ -1,3 +1,5 @@
+import ARSupport
+
 /// One of `count` contiguous, balanced parts of a run's frames, numbered from 1 as Playwright's
 /// and Jest's `--shard I/N` are.
 ///
@@ -46,7 +48,8 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else {
       throw ShardError(
-        "--shard '\(text)': expected I/N (the I-th of N parts, I from 1), auto or auto/N")
+        "--shard \(InputText.quoted(text)): expected I/N (the I-th of N parts, I from 1), auto or auto/N"
+      )
     }
     return try Shard(index: i, count: n)
   }

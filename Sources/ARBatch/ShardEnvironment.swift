@@ -1,3 +1,5 @@
+import ARSupport
+
 /// Finds which shard this process is from the environment a batch engine sets
 /// (`arsim render --shard auto[/N]`).
 ///
@@ -53,7 +55,7 @@ public enum ShardEnvironment {
   private static func integer(_ environment: [String: String], _ name: String) throws -> Int? {
     guard let text = environment[name] else { return nil }
     guard let value = Int(text) else {
-      throw ShardError("--shard auto: \(name)='\(text.prefix(40))' is not an integer")
+      throw ShardError("--shard auto: \(name)=\(InputText.quoted(text)) is not an integer")
     }
     return value
   }

@@ -220,8 +220,9 @@ public struct ShardMerge {
         throw InputError(
           .usage, InputLocation(file: output),
           path == output
-            ? "is the shard folder '\(shard)'; merge into another folder"
-            : "is inside the shard folder '\(shard)'; merge into another folder")
+            ? "is the shard folder \(InputText.quotedPath(shard)); merge into another folder"
+            : "is inside the shard folder \(InputText.quotedPath(shard)); merge into another folder"
+        )
       }
       let parent = path + "/.."
       guard let here = FileIO.identity(of: path), let up = FileIO.identity(of: parent), here != up
@@ -238,7 +239,7 @@ public struct ShardMerge {
       let absent = all.subtracting(views).sorted()
       throw InputError(
         .missingInput, InputLocation(file: run.directory),
-        "has no view folder " + absent.map { "'\($0)'" }.joined(separator: ", ")
+        "has no view folder " + absent.map { InputText.quoted($0) }.joined(separator: ", ")
           + " that other shards have")
     }
     return all.sorted()

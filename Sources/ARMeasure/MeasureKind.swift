@@ -77,7 +77,7 @@ public struct MeasureKind: SessionKind {
     let names = TrackingState.allCases.map(\.rawValue).joined(separator: ", ")
     func state(_ name: String, _ field: String) throws -> TrackingState {
       guard let state = TrackingState(rawValue: name) else {
-        throw scene.error(field, "'\(name.prefix(40))' is not a tracking state (\(names))")
+        throw scene.error(field, "\(InputText.quoted(name)) is not a tracking state (\(names))")
       }
       return state
     }

@@ -130,7 +130,8 @@ public enum RemoteAssistMessage: Hashable, Sendable {
     var values: [Double] = []
     for piece in pieces {
       guard let v = Double(piece.trimmingWhitespace), v.isFinite else {
-        return .color(components: nil, reason: "component '\(piece)' is not a number")
+        return .color(
+          components: nil, reason: "component \(InputText.quoted(piece)) is not a number")
       }
       values.append(v)
     }

@@ -46,5 +46,9 @@ public struct CommandOutput: Sendable {
   }
 
   func print(_ line: String) { standardOutput(line + "\n") }
-  func printError(_ line: String) { standardError(line + "\n") }
+  /// Writes `line` on standard error with its control characters escaped (line breaks kept):
+  /// a message never carries an input's raw bytes to the terminal.
+  func printError(_ line: String) {
+    standardError(InputText.escaped(line, keepingNewlines: true) + "\n")
+  }
 }

@@ -85,7 +85,9 @@ enum CompareCommand {
     options.actual = args.positionals[1]
     if let diff = options.diff {
       for input in [options.expected, options.actual] where isSameOrInside(diff, input) {
-        throw UsageError("--diff '\(diff)' would overwrite the input '\(input)'")
+        throw UsageError(
+          "--diff \(InputText.quotedPath(diff)) would overwrite the input \(InputText.quotedPath(input))"
+        )
       }
       try refuseOverwritingInputs(
         diff, label: "--diff", inputs: [options.expected, options.actual])

@@ -19,7 +19,9 @@ import Foundation
 func refuseOverwritingInputs(_ output: String, label: String, inputs: [String?]) throws {
   guard let outputIdentity = FileIO.identity(of: output) else { return }
   for case let input? in inputs where FileIO.identity(of: input) == outputIdentity {
-    throw UsageError("\(label) '\(output)' would overwrite the input '\(input)'")
+    throw UsageError(
+      "\(label) \(InputText.quotedPath(output)) would overwrite the input \(InputText.quotedPath(input))"
+    )
   }
 }
 
@@ -45,7 +47,7 @@ func refuseOverwritingRunFiles(
   guard isRunFileName(name) else { return }
   for runFolder in runFolders where isSameFolder(folder, runFolder) {
     throw UsageError(
-      "\(label) '\(output)' would overwrite the run's file '\(runFolder)/\(name)'; "
+      "\(label) \(InputText.quotedPath(output)) would overwrite the run's file \(InputText.quotedPath(runFolder + "/" + name)); "
         + "choose a path outside the run's files")
   }
 }

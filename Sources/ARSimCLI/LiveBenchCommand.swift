@@ -1,4 +1,5 @@
 import ARLive
+import ARSupport
 import Foundation
 
 /// `arsim bench live [--size WxH] [--fps F] [--seconds S] [--as-fast-as-possible]
@@ -16,7 +17,9 @@ enum LiveBenchCommand {
       let parts = size.lowercased().split(separator: "x")
       guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
         (1...8192).contains(w), (1...8192).contains(h)
-      else { throw UsageError("--size '\(size)': expected WIDTHxHEIGHT, 1…8192 each") }
+      else {
+        throw UsageError("--size \(InputText.quoted(size)): expected WIDTHxHEIGHT, 1…8192 each")
+      }
       (settings.width, settings.height) = (w, h)
     }
     settings.fps =

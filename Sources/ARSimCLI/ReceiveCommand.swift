@@ -1,4 +1,5 @@
 import ARLive
+import ARSupport
 
 /// `arsim receive --port P --peer-token T --my-token R --out DIR [--no-png] [--host H]
 /// [--accept-timeout S] [--handshake-timeout S] [--idle-timeout S]`: the app side of a live
@@ -11,7 +12,8 @@ enum ReceiveCommand {
         "--peer-token", "--my-token", "--out", "--accept-timeout",
       ]), flagOptions: ["--no-png"])
     guard args.positionals.isEmpty else {
-      throw UsageError("receive takes no positional arguments, got '\(args.positionals[0])'")
+      throw UsageError(
+        "receive takes no positional arguments, got \(InputText.quoted(args.positionals[0]))")
     }
     guard let endpoint = try LiveOptions.endpoint(args, allowsZero: true) else {
       throw UsageError("--port P is required")

@@ -48,7 +48,7 @@ extension RenderCommand {
         var count: Int?
         if text != "auto" {
           guard let n = Int(text.dropFirst("auto/".count)), n >= 1 else {
-            throw ShardError("--shard '\(text)': expected auto/N with N ≥ 1")
+            throw ShardError("--shard \(InputText.quoted(text)): expected auto/N with N ≥ 1")
           }
           count = n
         }

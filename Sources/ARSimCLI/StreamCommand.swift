@@ -33,7 +33,7 @@ enum StreamCommand {
     options.1.sendTimeout = try LiveOptions.timeout(args, "--send-timeout", default: 5)
     if let format = args.value("--pixel-format") {
       guard let f = PixelFormat(rawValue: format.uppercased()) else {
-        throw UsageError("--pixel-format '\(format)': expected i420 or bgra")
+        throw UsageError("--pixel-format \(InputText.quoted(format)): expected i420 or bgra")
       }
       options.1.pixelFormat = f
     }

@@ -1,5 +1,6 @@
 import ARRender
 import ARReport
+import ARSupport
 import ARVideoExport
 import Foundation
 
@@ -58,7 +59,9 @@ enum VideoCommand {
         "veryslow",
       ]
       guard presets.contains(preset) else {
-        throw UsageError("--preset '\(preset)': expected one of \(presets.joined(separator: ", "))")
+        throw UsageError(
+          "--preset \(InputText.quoted(preset)): expected one of \(presets.joined(separator: ", "))"
+        )
       }
       settings.preset = preset
     }

@@ -19,7 +19,7 @@ public struct InputLocation: Hashable, Sendable, CustomStringConvertible {
 
   /// `file:line: field 'x'` or `file@offset: field 'x'`, as compilers print locations.
   public var description: String {
-    var s = file
+    var s = InputText.escaped(file)
     if let line { s += ":\(line)" }
     if let byteOffset { s += " (byte \(byteOffset))" }
     // Field paths come from the input's own keys, so they are quoted as excerpts too.

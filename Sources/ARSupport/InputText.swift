@@ -23,6 +23,31 @@ public enum InputText {
     return out
   }
 
+  /// The most characters of a file path a message quotes (Linux's PATH_MAX): paths are shown
+  /// whole, but escaped.
+  public static let pathLimit = 4096
+
+  /// `path` quoted for a message: `quoted(path, limit: pathLimit)`.
+  public static func quotedPath(_ path: some StringProtocol) -> String {
+    quoted(path, limit: pathLimit)
+  }
+
+  /// `text` with its control characters escaped as `quoted` escapes them, whole and without
+  /// quotes; with `keepingNewlines`, `\n` stays a line break (for multi-line messages, whose
+  /// quoted parts are already escaped). What `arsim` writes on standard error passes through
+  /// it, so no raw control byte of an input reaches a terminal.
+  public static func escaped(_ text: some StringProtocol, keepingNewlines: Bool = false) -> String {
+    var out = ""
+    for character in text {
+      if keepingNewlines, character == "\n" {
+        out += "\n"
+      } else {
+        out += escaped(character)
+      }
+    }
+    return out
+  }
+
   private static func escaped(_ character: Character) -> String {
     var out = ""
     for scalar in character.unicodeScalars {

@@ -26,11 +26,11 @@ struct CollaborationSceneBuilder {
       else {
         throw scene.error(
           "\(field).id",
-          "'\(id.prefix(40))' must be 1–64 ASCII letters, digits or -_. (an RTM id and a folder name)"
+          "\(InputText.quoted(id)) must be 1–64 ASCII letters, digits or -_. (an RTM id and a folder name)"
         )
       }
       guard seen.insert(id).inserted else {
-        throw scene.error("\(field).id", "'\(id)' is repeated")
+        throw scene.error("\(field).id", "\(InputText.quoted(id)) is repeated")
       }
       let (view, participant) = try participantAndView(spec, field: field, in: &scene)
       views.append(view)
@@ -190,9 +190,11 @@ struct CollaborationSceneBuilder {
     for (i, l) in (spec?.links ?? []).enumerated() {
       let at = "\(field).links[\(i)]"
       guard ids.contains(l.from) else {
-        throw scene.error("\(at).from", "no participant '\(l.from)'")
+        throw scene.error("\(at).from", "no participant \(InputText.quoted(l.from))")
       }
-      guard ids.contains(l.to) else { throw scene.error("\(at).to", "no participant '\(l.to)'") }
+      guard ids.contains(l.to) else {
+        throw scene.error("\(at).to", "no participant \(InputText.quoted(l.to))")
+      }
       links[l.from, default: [:]][l.to] = try link(l.latency, l.jitter, l.loss, at, base: base)
     }
     let limits: SendLimits
@@ -200,7 +202,8 @@ struct CollaborationSceneBuilder {
     case "agoraRTM": limits = .agoraRTM
     case "none": limits = .none
     case let other:
-      throw scene.error("\(field).limits", "'\(other.prefix(40))' is not one of agoraRTM, none")
+      throw scene.error(
+        "\(field).limits", "\(InputText.quoted(other)) is not one of agoraRTM, none")
     }
     return SimulatedNetwork.Configuration(
       seed: section.seed?.value ?? 0, defaultLink: base, links: links, limits: limits)
@@ -249,7 +252,8 @@ struct CollaborationSceneBuilder {
       let field = "\(root).actions[\(i)]"
       try finite(spec.t, "\(field).t", min: 0, scene)
       guard ids.contains(spec.participant) else {
-        throw scene.error("\(field).participant", "no participant '\(spec.participant.prefix(40))'")
+        throw scene.error(
+          "\(field).participant", "no participant \(InputText.quoted(spec.participant))")
       }
       let given = [
         spec.add != nil, spec.select != nil, spec.move != nil, spec.unselect != nil,

@@ -1,3 +1,4 @@
+import ARSupport
 import Foundation
 
 /// A recorded RTM message log for one participant: JSON Lines, one message per line,
@@ -67,7 +68,7 @@ public struct RTMMessageLog: Hashable, Sendable {
           continue
         }
         for key in raw.unknownKeys {
-          warnings.append("\(prefix): unknown field '\(key)' ignored")
+          warnings.append("\(prefix): unknown field \(InputText.quoted(key)) ignored")
         }
         entries.append(
           Entry(

@@ -84,7 +84,7 @@ extension CollaborationSimulation {
     default: break
     }
     guard let type = RTMMessageType(rawValue: arrival.type) else {
-      warn(i, arrival, "unknown message type '\(arrival.type.prefix(40))'; ignored")
+      warn(i, arrival, "unknown message type \(InputText.quoted(arrival.type)); ignored")
       return
     }
     switch type {
@@ -140,7 +140,12 @@ extension CollaborationSimulation {
       guard model.transform.isFinite else {
         emit(
           i, "warning",
-          [("message", .string("model \(model.id.prefix(40)) has a non-finite transform; ignored"))]
+          [
+            (
+              "message",
+              .string("model \(InputText.quoted(model.id)) has a non-finite transform; ignored")
+            )
+          ]
         )
         continue
       }

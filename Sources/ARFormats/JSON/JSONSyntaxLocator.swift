@@ -178,12 +178,12 @@ package enum JSONSyntaxLocator {
       stack[stack.count - 1] = .object(key: key)
       if rejectsDuplicateKeys {
         guard objectKeys[objectKeys.count - 1].insert(key).inserted else {
-          return problem("key \"\(key)\" appears twice in one object", at: start)
+          return problem("key \(InputText.quoted(key)) appears twice in one object", at: start)
         }
       }
       skipWhitespace()
       guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
-        return problem("expected ':' after key \"\(key)\"")
+        return problem("expected ':' after key \(InputText.quoted(key))")
       }
       i += 1
       return nil
@@ -260,7 +260,7 @@ package enum JSONSyntaxLocator {
       }
       let text = String(decoding: bytes[start..<i], as: UTF8.self)
       guard let value = Double(text), value.isFinite else {
-        return problem("number \(text.prefix(40)) is out of range", at: start)
+        return problem("number \(InputText.quoted(text)) is out of range", at: start)
       }
       return nil
     }

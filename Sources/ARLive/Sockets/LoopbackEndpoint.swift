@@ -1,3 +1,5 @@
+import ARSupport
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -45,7 +47,7 @@ public struct LoopbackEndpoint: Hashable, Sendable, CustomStringConvertible {
     public var host: String
     /// The message for the command line.
     public var description: String {
-      "'\(host)' is not a loopback address: live sessions only use 127.0.0.0/8 or localhost"
+      "\(InputText.quoted(host)) is not a loopback address: live sessions only use 127.0.0.0/8 or localhost"
     }
   }
 

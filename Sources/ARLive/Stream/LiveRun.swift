@@ -84,7 +84,7 @@ public struct LiveRun {
     {
       throw InputError(
         .usage, InputLocation(file: recordedStrokes),
-        "would overwrite the input '\(input)'; choose another output folder")
+        "would overwrite the input \(InputText.quotedPath(input)); choose another output folder")
     }
     let strokes = try options.strokesEndpoint.map { e throws(LiveError) in
       try LiveStrokes(endpoint: e)

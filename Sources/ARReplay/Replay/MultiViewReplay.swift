@@ -57,7 +57,7 @@ public struct MultiViewReplay {
       for name in only.sorted() where !names.contains(name) {
         throw InputError(
           .usage, InputLocation(file: scene.sceneFilePath, field: "--participant"),
-          "no view '\(name)' (the scene has \(names.joined(separator: ", ")))")
+          "no view \(InputText.quoted(name)) (the scene has \(names.joined(separator: ", ")))")
       }
     }
     try FileIO.createDirectory(options.outputDirectory)

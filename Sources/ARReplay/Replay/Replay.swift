@@ -290,7 +290,7 @@ public struct Replay {
       if let identity = FileIO.identity(of: output), let input = inputs[identity] {
         throw InputError(
           .usage, InputLocation(file: output),
-          "would overwrite the input '\(input)'; choose another output folder")
+          "would overwrite the input \(InputText.quotedPath(input)); choose another output folder")
       }
     }
   }
