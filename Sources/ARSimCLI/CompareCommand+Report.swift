@@ -4,7 +4,8 @@ import ARSession
 import ARSupport
 
 extension CompareCommand {
-  /// The folder comparison as a self-contained HTML page: a summary, then for each failing
+  /// The folder comparison as a self-contained HTML page: a table of the frames, failing ones
+  /// first (in name order, then the passing ones), then for each failing
   /// frame its expected, actual and diff images side by side (relative paths into the report
   /// folder's `expected/`, `actual/` and `diff/`) and below them the same three cropped to the
   /// differences' bounding box and enlarged (`zoom/…`, `DifferenceZoom`), then missing, extra
@@ -41,7 +42,7 @@ extension CompareCommand {
       <table class="summary"><tr><th>frame</th><th>result</th></tr>
 
       """
-    for row in rows {
+    for row in rows.filter({ $0.status != .same }) + rows.filter({ $0.status == .same }) {
       html +=
         "<tr><td>\(link(row))</td><td class=\"\(row.status)\">\(escape(row.detail))</td></tr>\n"
     }

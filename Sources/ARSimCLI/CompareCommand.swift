@@ -5,8 +5,8 @@ import ARSupport
 import Foundation
 
 /// `arsim compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
-/// [--diff OUT] [--exact]`: compares two PNG files, or two folders of PNGs paired by file name
-/// (with their subfolders one level down: participant views, the helper's view).
+/// [--diff OUT] [--exact] [--verbose]`: compares two PNG files, or two folders of PNGs paired by
+/// file name (with their subfolders one level down: participant views, the helper's view).
 ///
 /// Default test: pixelmatch's perceptual test with threshold 0.1 and no differing pixel allowed
 /// (anti-aliased pixels reported, not counted), DESIGN §7; `--exact` for byte-equal pixels.
@@ -14,7 +14,10 @@ import Foundation
 /// folder included), 64 usage, 65 unreadable PNG, 66 missing file or folder, 73 when the diff
 /// or report cannot be written.
 ///
-/// Files: `--diff OUT` writes the diff PNG to OUT. Folders: diffs and `report.html` go to the
+/// Files: `--diff OUT` writes the diff image as a PNG at OUT whenever the sizes agree, also when
+/// the images match (then all grey); with different sizes nothing is written. Folders: the
+/// summary and the first `shownFailures` failing frames are printed (all with `--verbose`);
+/// diffs and `report.html` (failing frames first) go to the
 /// `--diff` folder, or when it is not given and something fails, to `<ACTUAL>-compare/` beside
 /// the actual folder. Failing frames' expected and actual PNGs are copied into that folder
 /// (`expected/`, `actual/`, `diff/`), so the report opens in a browser on its own and can be
@@ -27,6 +30,7 @@ enum CompareCommand {
     var allowed = ImageComparison.Tolerance.pixels(0)
     var diff: String?
     var exact = false
+    var verbose = false
 
     var comparison: ImageComparison {
       exact
@@ -57,7 +61,7 @@ enum CompareCommand {
       args = try Arguments(
         arguments,
         valueOptions: ["--threshold", "--max-diff-pixels", "--max-diff-fraction", "--diff"],
-        flagOptions: ["--exact"])
+        flagOptions: ["--exact", "--verbose"])
     } catch let error as UsageError {
       throw UsageError(error.message + "\n" + usageText)
     }
@@ -69,6 +73,7 @@ enum CompareCommand {
       "--max-diff-fraction", expected: "a number from 0 to 1", where: { (0...1).contains($0) })
     options.diff = args.value("--diff")
     options.exact = args.has("--exact")
+    options.verbose = args.has("--verbose")
     guard args.positionals.count == 2 else {
       throw UsageError(
         "expected EXPECTED and ACTUAL, got \(args.positionals.count) paths\n\(usageText)")
@@ -107,8 +112,19 @@ enum CompareCommand {
 
   static let usageText = """
     USAGE: arsim compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
-                         [--diff OUT] [--exact]
+                         [--diff OUT] [--exact] [--verbose]
+
+    Two PNG files: prints whether they match; --diff OUT writes the diff image as a PNG at OUT
+    (grey where the same, red where different, yellow anti-aliasing), also when they match; not
+    when their sizes differ.
+    Two folders: pairs the PNGs by name (subfolders one level down too); prints the first
+    \(shownFailures) failing frames (--verbose: all) and a summary; when a frame fails, or with
+    --diff OUT, writes OUT/report.html (failing frames first) with their images (default OUT:
+    <ACTUAL>-compare next to ACTUAL).
     """
+
+  /// How many failing frames a folder comparison prints without `--verbose`.
+  static let shownFailures = 10
 
   enum PathKind { case file, folder }
 
@@ -245,10 +261,13 @@ enum CompareCommand {
       }
       rows.append(row)
     }
-    for row in rows where row.status != .same {
-      output.print("\(row.name): \(row.detail)")
+    let failingRows = rows.filter { $0.status != .same }
+    let failing = failingRows.count
+    let shown = options.verbose ? failing : min(failing, shownFailures)
+    for row in failingRows.prefix(shown) { output.print("\(row.name): \(row.detail)") }
+    if shown < failing {
+      output.print("… and \(failing - shown) more failing frames (--verbose lists them all)")
     }
-    let failing = rows.filter { $0.status != .same }.count
     let counts = Dictionary(grouping: rows, by: { $0.status }).mapValues(\.count)
     var line = "\(rows.count) frames: \(counts[.same, default: 0]) same"
     line += ", \(counts[.different, default: 0]) different"

@@ -44,8 +44,10 @@ let usage = """
             [--accept-timeout S] [--handshake-timeout S] [--idle-timeout S]
                             Accept one live stream (the app side) and write its frames.
     compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
-            [--diff OUT] [--exact]
-                            Compare two PNG files or two folders of PNGs.
+            [--diff OUT] [--exact] [--verbose]
+                            Compare two PNG files (--diff OUT: the diff image as a PNG at
+                            OUT, also when they match) or two folders of PNGs (the first
+                            failing frames and a summary, --verbose: every one; OUT/report.html).
     bench [B1|B2|B3|B4|S1 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
           [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE]
           [--out DIR]

@@ -133,6 +133,64 @@ struct CompareCommandTests {
     #expect(diff[0, 0].r == diff[0, 0].g && diff[0, 0].r > 200)
   }
 
+  @Test("--diff on matching files still writes the diff PNG (all grey), as the usage says")
+  func diffFileWhenMatching() throws {
+    let a = try write(Self.image(), "a.png")
+    let b = try write(Self.image(), "b.png")
+    let out = root + "/same.png"
+    let (code, output) = run([a, b, "--diff", out])
+    #expect(code == 0)
+    #expect(output.standardOutput.contains("diff: \(out)"))
+    let diff = try Image(contentsOfPNG: out)
+    #expect(diff.width == 8 && diff.height == 6)
+    #expect(diff[2, 2].r == diff[2, 2].g && diff[2, 2].g == diff[2, 2].b)
+    let usage = run(["--help"]).1.standardOutput
+    #expect(usage.contains("--diff OUT writes the diff image as a PNG at OUT"))
+    #expect(usage.contains("also when they match; not\nwhen their sizes differ"))
+  }
+
+  @Test("folders: the first 10 failing frames and the summary; --verbose lists every one")
+  func foldersShortByDefault() throws {
+    for index in 0..<15 {
+      let name = String(format: "frame_%05d.png", index)
+      _ = try write(Self.image(), "expected/" + name)
+      _ = try write(Self.image(change: (1, 1, (0, 0, 0, 255))), "actual/" + name)
+    }
+    _ = try write(Self.image(), "expected/frame_00015.png")
+    _ = try write(Self.image(), "actual/frame_00015.png")
+    let arguments = [root + "/expected", root + "/actual", "--diff", root + "/report"]
+    let (code, output) = run(arguments)
+    #expect(code == 1)
+    let lines = output.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.filter { $0.contains(": DIFFERENT: ") }.count == 10, "\(lines)")
+    #expect(lines.first?.hasPrefix("frame_00000.png: DIFFERENT: 1 of 48 pixels differ") == true)
+    #expect(lines[9].hasPrefix("frame_00009.png: DIFFERENT"), "\(lines)")
+    #expect(lines.contains("… and 5 more failing frames (--verbose lists them all)"))
+    #expect(lines.contains("16 frames: 1 same, 15 different, 0 missing, 0 extra, 0 unreadable"))
+    #expect(lines.count == 13, "\(lines)")  // 10 frames, the rest, the summary, the report
+    let (verboseCode, verbose) = run(arguments + ["--verbose"])
+    #expect(verboseCode == 1)
+    let all = verbose.standardOutput.split(separator: "\n")
+    #expect(all.filter { $0.contains(": DIFFERENT: ") }.count == 15)
+    #expect(!verbose.standardOutput.contains("more failing frames"))
+  }
+
+  @Test("folders: report.html's table lists the failing frames first")
+  func reportFailingFirst() throws {
+    for index in 0..<3 {
+      let name = String(format: "frame_%05d.png", index)
+      _ = try write(Self.image(), "expected/" + name)
+      _ = try write(
+        index == 2 ? Self.image(change: (1, 1, (0, 0, 0, 255))) : Self.image(), "actual/" + name)
+    }
+    let out = root + "/report"
+    #expect(run([root + "/expected", root + "/actual", "--diff", out]).0 == 1)
+    let html = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+    let failing = try #require(html.range(of: "<a href=\"#frame_00002.png\">"))
+    let passing = try #require(html.range(of: "<td>frame_00000.png</td>"))
+    #expect(failing.lowerBound < passing.lowerBound)
+  }
+
   @Test("folders: pairs by name, reports missing and extra files, writes report.html")
   func folders() throws {
     _ = try write(Self.image(), "expected/frame_00000.png")
