@@ -14,7 +14,8 @@ extension RenderCommand {
   ///   ffmpeg cannot take or a video path that is a scene input or one of the run's files
   ///   (`refuseOverwritingRunFiles`).
   static func addWatchOutputs(
-    _ args: Arguments, scene: ReplayScene, multiView: Bool, to options: inout ReplayOptions
+    _ args: Arguments, scene: ReplayScene, multiView: Bool, output: CommandOutput,
+    to options: inout ReplayOptions
   ) throws -> VideoOutputs? {
     let environment = ProcessInfo.processInfo.environment
     if args.has("--hud") {
@@ -26,7 +27,12 @@ extension RenderCommand {
         throw ToolUnavailable(message: "--hud: " + error.description)
       }
     }
-    guard let path = args.value("--video") else { return nil }
+    let timeout = try args.number(
+      "--video-timeout", expected: "seconds from 0.1 to 86400", where: { $0 >= 0.1 && $0 <= 86400 })
+    guard let path = args.value("--video") else {
+      if timeout != nil { throw UsageError("--video-timeout needs --video OUT.mp4") }
+      return nil
+    }
     // Before any frame: the video must replace neither an input nor a file of this run.
     let views = scene.viewNames
     var folders = [options.outputDirectory] + views.map { options.outputDirectory + "/" + $0 }
@@ -38,7 +44,19 @@ extension RenderCommand {
     guard let rate = VideoFrameRate(framesPerSecond: scene.schedule.fps) else {
       throw UsageError("--video: the scene's fps \(scene.schedule.fps) is outside 0.001…1000")
     }
-    let settings = VideoEncoderSettings(frameRate: rate)
+    var chosen = VideoEncoderSettings(frameRate: rate)
+    if let timeout {
+      chosen.inputTimeoutSeconds = timeout
+      chosen.finishTimeoutSeconds = 5 * timeout
+    }
+    let settings = chosen
+    // A killed run's ffmpeg output (`OUT.mp4.arsim-tmp-PID`) is removed, as `render` removes
+    // its folder's temporary files, and said.
+    for video in multiView ? views.map({ VideoCommand.viewVideoPath(path, $0) }) : [path] {
+      for stale in VideoEncoder.removeStaleTemporaryFiles(of: video) {
+        output.printError("arsim render: removed \(stale), left by an interrupted run")
+      }
+    }
     // Finds ffmpeg (and checks the output) now; the sinks make their own encoders per view.
     do {
       _ = try VideoEncoder(outputPath: path, settings: settings, environment: environment)

@@ -13,7 +13,8 @@ import Foundation
 #endif
 
 /// `arsim render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto[/N]] [--threads N]
-/// [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--report] [--wait-for-lock]`.
+/// [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--video-timeout S] [--report]
+/// [--wait-for-lock]`.
 enum RenderCommand {
   static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
     -> ExitCode
@@ -23,7 +24,9 @@ enum RenderCommand {
     }
     let args = try Arguments(
       arguments,
-      valueOptions: ["--out", "--frames", "--shard", "--threads", "--participant", "--video"],
+      valueOptions: [
+        "--out", "--frames", "--shard", "--threads", "--participant", "--video", "--video-timeout",
+      ],
       flagOptions: ["--helper-view", "--report", "--hud", "--wait-for-lock"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
@@ -57,7 +60,7 @@ enum RenderCommand {
       options.progress = { @Sendable p in progress.show(p) }
     }
     let video = try addWatchOutputs(
-      args, scene: scene, multiView: scene.multiView != nil, to: &options)
+      args, scene: scene, multiView: scene.multiView != nil, output: output, to: &options)
     let participant = args.value("--participant")
     if scene.multiView != nil {
       let summary = try MultiViewReplay(scene: scene).run(

@@ -10,8 +10,8 @@ let usage = """
 
   COMMANDS:
     render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
-           [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--report]
-           [--wait-for-lock]
+           [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--video-timeout S]
+           [--report] [--wait-for-lock]
                             Replay a scene and write PNG frames, events, trace and run.json
                             (--helper-view: also the remote helper's screen, DIR/helper/; a
                             collaborative scene: one folder per participant); --hud draws

@@ -5,11 +5,15 @@ import Foundation
 #endif
 
 /// A child process started with `posix_spawn`, its standard input a pipe the caller writes,
-/// its standard output either discarded or collected, its standard error collected (the last
-/// `stderrLimit` bytes) by a reader thread so the child never blocks on a full pipe.
+/// its standard output discarded, collected, or read by the caller (`StandardOutput`), its
+/// standard error collected (the last `stderrLimit` bytes) by a reader thread so the child
+/// never blocks on a full pipe.
 ///
-/// Every wait is bounded: writes wait at most `writeTimeoutSeconds` for the child to accept
-/// bytes, `finish` at most its timeout for the child to exit, after which the child is killed
+/// Every wait is bounded: the pipes the caller writes and reads are non-blocking, so a write
+/// waits at most `writeTimeoutSeconds` for the child to accept bytes and a read at most
+/// `readTimeoutSeconds` for the child to produce some (a blocking pipe would let one `write`
+/// of a large buffer sleep forever once the child stops reading, whatever `poll` said);
+/// `finish` waits at most its timeout for the child to exit, after which the child is killed
 /// (SIGKILL) and reaped. All pipe ends are close-on-exec, so concurrent spawns in the same
 /// process do not inherit each other's pipes (which would keep a child's input open).
 public final class ChildProcess: @unchecked Sendable {
@@ -23,34 +27,48 @@ public final class ChildProcess: @unchecked Sendable {
     public var succeeded: Bool { exitStatus == 0 }
   }
 
+  /// What becomes of the child's standard output.
+  public enum StandardOutput: Hashable, Sendable {
+    /// Sent to /dev/null.
+    case discarded
+    /// Kept by a reader thread (the first `limit` bytes), read with `output` after `finish`.
+    case collected(limit: Int)
+    /// A pipe the caller reads as the child writes (`readOutput(upTo:)`,
+    /// `readOutput(exactly:)`), e.g. decoded frames streamed out of ffmpeg.
+    case readByCaller
+  }
+
   /// The process id.
   public let pid: pid_t
   /// The executable that runs.
   public let executable: String
   private var inputDescriptor: Int32
+  private var outputDescriptor: Int32
   private let stdoutCollector: PipeCollector?
   private let stderrCollector: PipeCollector
   private var termination: Termination?
 
-  /// Seconds a write may wait for the child to read (then `write` throws).
+  /// Seconds a write may wait for the child to accept a byte (then `write` throws).
   public var writeTimeoutSeconds: Double = 60
+  /// Seconds a read may wait for the child to produce a byte (then `readOutput` throws).
+  public var readTimeoutSeconds: Double = 60
 
   /// Starts `executable` (a path; see `ExecutableLocator`) with `arguments` (without argv[0]).
   /// - Parameters:
-  ///   - collectsOutput: keep the child's standard output (else it goes to /dev/null).
+  ///   - standardOutput: what becomes of the child's standard output.
   ///   - stderrLimit: bytes of standard error kept (the last ones).
   ///   - environment: the child's environment (nil: this process's).
   /// - Throws: `ChildProcessError.spawnFailed` with the `errno` text.
   public init(
-    executable: String, arguments: [String], collectsOutput: Bool = false,
-    outputLimit: Int = 1 << 30, stderrLimit: Int = 64 << 10,
-    environment: [String: String]? = nil
+    executable: String, arguments: [String], standardOutput: StandardOutput = .discarded,
+    stderrLimit: Int = 64 << 10, environment: [String: String]? = nil
   ) throws(ChildProcessError) {
     _ = Self.ignoreBrokenPipes
     self.executable = executable
     var input: [Int32] = [-1, -1]
     var errors: [Int32] = [-1, -1]
     var output: [Int32] = [-1, -1]
+    let collectsOutput = standardOutput != .discarded
     guard pipe2(&input, O_CLOEXEC) == 0 else { throw .spawnFailed(executable, Self.errnoText()) }
     guard pipe2(&errors, O_CLOEXEC) == 0 else {
       close(input[0])
@@ -90,11 +108,22 @@ public final class ChildProcess: @unchecked Sendable {
       throw .spawnFailed(executable, String(cString: strerror(status)))
     }
     pid = child
+    // Only the parent's ends become non-blocking (each pipe end is its own open file).
     inputDescriptor = input[1]
+    _ = fcntl(inputDescriptor, F_SETFL, fcntl(inputDescriptor, F_GETFL) | O_NONBLOCK)
     stderrCollector = PipeCollector(descriptor: errors[0], limit: stderrLimit, keepsTail: true)
-    stdoutCollector =
-      collectsOutput
-      ? PipeCollector(descriptor: output[0], limit: outputLimit, keepsTail: false) : nil
+    switch standardOutput {
+    case .discarded:
+      outputDescriptor = -1
+      stdoutCollector = nil
+    case .collected(let limit):
+      outputDescriptor = -1
+      stdoutCollector = PipeCollector(descriptor: output[0], limit: limit, keepsTail: false)
+    case .readByCaller:
+      outputDescriptor = output[0]
+      _ = fcntl(outputDescriptor, F_SETFL, fcntl(outputDescriptor, F_GETFL) | O_NONBLOCK)
+      stdoutCollector = nil
+    }
   }
 
   deinit {
@@ -104,6 +133,7 @@ public final class ChildProcess: @unchecked Sendable {
       var status: Int32 = 0
       _ = waitpid(pid, &status, 0)
     }
+    if outputDescriptor >= 0 { close(outputDescriptor) }
   }
 
   /// Writes all of `bytes` to the child's standard input.
@@ -116,18 +146,19 @@ public final class ChildProcess: @unchecked Sendable {
     }
     var remaining = bytes.count
     while remaining > 0 {
-      var poller = pollfd(fd: inputDescriptor, events: Int16(POLLOUT), revents: 0)
-      let ready = poll(&poller, 1, Int32(writeTimeoutSeconds * 1000))
-      if ready < 0, errno == EINTR { continue }
-      guard ready > 0 else { throw .timedOut(executable, "accept input", writeTimeoutSeconds) }
       // MSG_NOSIGNAL does not apply to pipes: SIGPIPE is ignored process-wide instead.
       let written = Glibc.write(inputDescriptor, pointer, remaining)
-      if written < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
-        throw .inputClosed(executable)
+      if written > 0 {
+        remaining -= written
+        pointer += written
+        continue
       }
-      remaining -= written
-      pointer += written
+      if written < 0, errno == EINTR { continue }
+      guard written < 0, errno == EAGAIN else { throw .inputClosed(executable) }
+      // The pipe is full: wait for the child to take some of it.
+      guard try wait(for: inputDescriptor, events: POLLOUT, seconds: writeTimeoutSeconds) else {
+        throw .timedOut(executable, "accept input", writeTimeoutSeconds)
+      }
     }
   }
 
@@ -139,6 +170,57 @@ public final class ChildProcess: @unchecked Sendable {
       do throws(ChildProcessError) { try write(buffer) } catch { failure = error }
     }
     if let failure { throw failure }
+  }
+
+  /// Reads what the child has written to its standard output, at most `maximum` bytes,
+  /// waiting up to `readTimeoutSeconds` for the first; empty at the end of its output.
+  /// - Throws: `ChildProcessError.timedOut` when it wrote nothing in time, `.outputNotRead`
+  ///   unless the child was started with `.readByCaller`.
+  public func readOutput(upTo maximum: Int) throws(ChildProcessError) -> [UInt8] {
+    guard outputDescriptor >= 0 else { throw .outputNotRead(executable) }
+    var buffer = [UInt8](repeating: 0, count: max(0, maximum))
+    while maximum > 0 {
+      let count = buffer.withUnsafeMutableBytes { read(outputDescriptor, $0.baseAddress, $0.count) }
+      if count >= 0 { return Array(buffer.prefix(count)) }
+      if errno == EINTR { continue }
+      guard errno == EAGAIN else { return [] }
+      guard try wait(for: outputDescriptor, events: POLLIN, seconds: readTimeoutSeconds) else {
+        throw .timedOut(executable, "produce output", readTimeoutSeconds)
+      }
+    }
+    return []
+  }
+
+  /// Reads exactly `count` bytes of standard output (fewer only at the end of its output),
+  /// each wait bounded by `readTimeoutSeconds`.
+  /// - Throws: as `readOutput(upTo:)`.
+  public func readOutput(exactly count: Int) throws(ChildProcessError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(count)
+    while bytes.count < count {
+      let more = try readOutput(upTo: count - bytes.count)
+      if more.isEmpty { break }
+      bytes += more
+    }
+    return bytes
+  }
+
+  /// Waits up to `seconds` for `events` on `descriptor`; false when the time ran out.
+  /// An error or hang-up counts as ready: the next read or write reports it.
+  private func wait(for descriptor: Int32, events: Int32, seconds: Double)
+    throws(ChildProcessError) -> Bool
+  {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    while true {
+      let left = ContinuousClock.now.duration(to: deadline)
+      guard left > .zero else { return false }
+      let milliseconds =
+        left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
+      var poller = pollfd(fd: descriptor, events: Int16(events), revents: 0)
+      let ready = poll(&poller, 1, Int32(clamping: milliseconds))
+      if ready > 0 { return true }
+      if ready < 0, errno != EINTR { throw .spawnFailed(executable, Self.errnoText()) }
+    }
   }
 
   /// Closes the child's standard input (end of data).
@@ -186,7 +268,7 @@ public final class ChildProcess: @unchecked Sendable {
     return ended
   }
 
-  /// The collected standard output (empty unless `collectsOutput`); complete after `finish`.
+  /// The collected standard output (empty unless `.collected`); complete after `finish`.
   public var output: [UInt8] { stdoutCollector?.bytes ?? [] }
 
   /// The last lines of standard error (at most `count`), trimmed; complete after `finish`.
@@ -206,7 +288,7 @@ public final class ChildProcess: @unchecked Sendable {
     timeoutSeconds: Double = 60, environment: [String: String]? = nil
   ) throws(ChildProcessError) -> (Termination, [UInt8], [String]) {
     let child = try ChildProcess(
-      executable: executable, arguments: arguments, collectsOutput: true,
+      executable: executable, arguments: arguments, standardOutput: .collected(limit: 1 << 30),
       environment: environment)
     child.writeTimeoutSeconds = timeoutSeconds
     if !input.isEmpty { try child.write(input) }
@@ -280,6 +362,8 @@ public enum ChildProcessError: Error, Hashable, Sendable, CustomStringConvertibl
   case inputClosed(String)
   /// The child did not `operation` within `seconds`.
   case timedOut(String, String, Double)
+  /// `readOutput` on a child whose standard output is not `.readByCaller`.
+  case outputNotRead(String)
 
   /// A one-line description.
   public var description: String {
@@ -288,6 +372,8 @@ public enum ChildProcessError: Error, Hashable, Sendable, CustomStringConvertibl
     case .inputClosed(let executable): "\(executable) stopped reading its input"
     case .timedOut(let executable, let operation, let seconds):
       "\(executable) did not \(operation) within \(seconds) s (stopped)"
+    case .outputNotRead(let executable):
+      "\(executable)'s standard output is not read by the caller"
     }
   }
 }

@@ -15,8 +15,14 @@ public struct VideoEncoderSettings: Hashable, Sendable {
   /// More ffmpeg output options, inserted before the output file (tests use it to make ffmpeg
   /// fail for real).
   public var extraOutputArguments: [String] = []
-  /// Seconds ffmpeg may take to finish after the last frame.
-  public var finishTimeoutSeconds: Double = 300
+  /// Seconds ffmpeg may go without accepting a byte of a frame (its pipe full) before the
+  /// encode fails; `render --video-timeout` sets it (Documentation/Watching.md).
+  public var inputTimeoutSeconds: Double = VideoEncoderSettings.defaultTimeoutSeconds
+  /// Seconds ffmpeg may take to finish after the last frame (5 × the input timeout).
+  public var finishTimeoutSeconds: Double = 5 * VideoEncoderSettings.defaultTimeoutSeconds
+
+  /// The default input timeout, seconds (60).
+  public static let defaultTimeoutSeconds: Double = 60
 
   /// Settings for `frameRate` with the defaults above.
   public init(frameRate: VideoFrameRate) { self.frameRate = frameRate }
@@ -120,13 +126,21 @@ public final class VideoEncoder: @unchecked Sendable {
       } catch {
         throw .process(output: outputPath, reason: error.description, lastLines: [])
       }
+      child?.writeTimeoutSeconds = settings.inputTimeoutSeconds
     }
     guard let child else { throw .cannotCreate(output: outputPath, reason: "encoder finished") }
     do {
       try child.write(YCbCr709.planes(of: image))
     } catch {
-      // ffmpeg stopped reading: it has exited or is about to; its own words say why.
-      throw failure(child, fallback: error.description)
+      // A stalled ffmpeg is stopped; one that stopped reading has exited or is about to: its
+      // own words say why.
+      guard case .timedOut = error else { throw failure(child, fallback: error.description) }
+      kill(child.pid, SIGKILL)
+      finished = true
+      _ = try? child.finish(timeoutSeconds: 5)
+      unlink(temporary)
+      throw .process(
+        output: outputPath, reason: error.description, lastLines: child.lastErrorLines(8))
     }
     frameCount += 1
   }
@@ -169,6 +183,31 @@ public final class VideoEncoder: @unchecked Sendable {
       _ = try? child.finish(timeoutSeconds: 5)
     }
     unlink(temporary)
+  }
+
+  /// Removes `OUT.arsim-tmp-PID` files beside `outputPath` that a killed run left (their
+  /// process is gone; a running encode's file is kept) and returns their paths, so the
+  /// caller can say so. The video's folder is not locked as a run's folder is, hence the
+  /// process check instead of `FileIO.removeStaleTemporaryFiles(in:)`.
+  public static func removeStaleTemporaryFiles(of outputPath: String) -> [String] {
+    let slash = outputPath.lastIndex(of: "/")
+    let folder = slash.map { String(outputPath[..<$0]) } ?? "."
+    let name = slash.map { String(outputPath[outputPath.index(after: $0)...]) } ?? outputPath
+    let prefix = name + FileIO.temporarySuffix
+    guard let directory = opendir(folder.isEmpty ? "/" : folder) else { return [] }
+    defer { closedir(directory) }
+    var removed: [String] = []
+    while let entry = readdir(directory) {
+      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      guard entryName.hasPrefix(prefix), let pid = pid_t(entryName.dropFirst(prefix.count)),
+        pid > 0, kill(pid, 0) != 0, errno == ESRCH
+      else { continue }
+      let path = (slash == nil ? "" : folder + "/") + entryName
+      if unlink(path) == 0 { removed.append(path) }
+    }
+    return removed.sorted()
   }
 
   /// ffmpeg's own failure once it has exited (up to 10 s), else `fallback`.

@@ -1,0 +1,93 @@
+import ARReport
+import ARVideoExport
+import Foundation
+import Testing
+
+/// `render --video` with an ffmpeg that stops reading, and after a run killed mid-video.
+@Suite struct VideoStallTests {
+  /// The built `arsim` beside the test executable.
+  static func arsim() throws -> String {
+    let path = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("arsim").path
+    try #require(FileManager.default.fileExists(atPath: path), "build arsim first: \(path)")
+    return path
+  }
+
+  /// An "ffmpeg" that says one line and then never reads its input (its `sleep` ends it
+  /// after 30 s whatever happens).
+  static func stalledFFmpeg(in folder: String) throws -> String {
+    let path = folder + "/ffmpeg"
+    try "#!/bin/sh\necho 'fake ffmpeg: stopped reading' >&2\nexec sleep 30\n"
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, 0o755)
+    return path
+  }
+
+  @Test("--video with an ffmpeg that stops reading: 73 within the timeout, its words, PNGs whole")
+  func stalledFFmpeg() throws {
+    let folder = try MediaTestSupport.temporaryFolder("video-stall")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scene = try WatchCommandTests.smallScene(in: folder)
+    var environment = ProcessInfo.processInfo.environment
+    environment["ARSIM_FFMPEG"] = try Self.stalledFFmpeg(in: folder)
+    let start = ContinuousClock.now
+    // 41 frames of 96×72 I420 (10 368 bytes each): the 64 KiB pipe is full after 6.
+    let (termination, _, errorLines) = try ChildProcess.run(
+      try Self.arsim(),
+      [
+        "render", scene, "--frames", "0..40", "--out", folder + "/out", "--video",
+        folder + "/run.mp4", "--video-timeout", "1",
+      ], timeoutSeconds: 60, environment: environment)
+    let text = errorLines.joined(separator: "\n")
+    #expect(termination.exitStatus == 73, "\(text)")
+    #expect(ContinuousClock.now - start < .seconds(25), "the stall was not cut at 1 s")
+    #expect(text.contains("did not accept input within 1.0 s"), "\(text)")
+    #expect(text.contains("fake ffmpeg: stopped reading"), "\(text)")
+    let run = try RunFolder.load(folder + "/out")
+    #expect(run.frames == Array(0...40))
+    #expect(FileManager.default.fileExists(atPath: folder + "/out/run.json"))
+    let left = try FileManager.default.contentsOfDirectory(atPath: folder)
+    #expect(!left.contains { $0.hasPrefix("run.mp4") }, "\(left)")
+  }
+
+  @Test("--video-timeout takes seconds and needs --video")
+  func timeoutOption() throws {
+    let folder = try MediaTestSupport.temporaryFolder("video-timeout-option")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scene = try WatchCommandTests.smallScene(in: folder)
+    for (arguments, message) in [
+      (["--video", folder + "/a.mp4", "--video-timeout", "0"], "seconds from 0.1 to 86400"),
+      (["--video", folder + "/a.mp4", "--video-timeout", "soon"], "seconds from 0.1 to 86400"),
+      (["--video-timeout", "5"], "--video-timeout needs --video OUT.mp4"),
+    ] {
+      let (code, text) = WatchCommandTests.run(
+        ["render", scene, "--frames", "0..1", "--out", folder + "/out"] + arguments)
+      #expect(code == 64, "\(text)")
+      #expect(text.contains(message), "\(text)")
+    }
+  }
+
+  @Test("a killed run's OUT.mp4.arsim-tmp-PID is removed and reported; a live one's is kept")
+  func staleTemporaryRemoved() throws {
+    let folder = try MediaTestSupport.temporaryFolder("video-stale")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scene = try WatchCommandTests.smallScene(in: folder)
+    // A process id that has ended: a child that ran and was reaped.
+    let ended = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exit 0"])
+    _ = try ended.finish(timeoutSeconds: 10)
+    let stale = folder + "/run.mp4.arsim-tmp-\(ended.pid)"
+    // A running process's (this test's parent); the encoder's own name is this process's.
+    let live = folder + "/run.mp4.arsim-tmp-\(getppid())"
+    for path in [stale, live] {
+      #expect(FileManager.default.createFile(atPath: path, contents: Data([0, 0, 0, 24])))
+    }
+    let (code, text) = WatchCommandTests.run([
+      "render", scene, "--frames", "0..3", "--out", folder + "/out", "--video", folder + "/run.mp4",
+    ])
+    #expect(code == 0, "\(text)")
+    #expect(text.contains("removed \(stale), left by an interrupted run"), "\(text)")
+    #expect(!FileManager.default.fileExists(atPath: stale))
+    #expect(FileManager.default.fileExists(atPath: live))
+    #expect(try MediaTestSupport.probe(folder + "/run.mp4")["nb_read_frames"] as? String == "4")
+  }
+}
