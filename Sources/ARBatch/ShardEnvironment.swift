@@ -52,10 +52,24 @@ public enum ShardEnvironment {
     return (try make(), source)
   }
 
-  private static func integer(_ environment: [String: String], _ name: String) throws -> Int? {
+  /// Slurm's array task ids, minimum, maximum, step and count are 32-bit unsigned
+  /// (`uint32_t` in Slurm); bounding them so keeps every sum and difference below from
+  /// overflowing.
+  static let slurmValues: ClosedRange<Int> = 0...Int(UInt32.max)
+
+  /// `name`'s value as an integer in `range`, nil when unset.
+  /// - Throws: `ShardError` naming the variable for text that is not an integer or a value
+  ///   outside `range` (environment values are input: an extreme one must not trap).
+  private static func integer(
+    _ environment: [String: String], _ name: String, in range: ClosedRange<Int> = Int.min...Int.max
+  ) throws -> Int? {
     guard let text = environment[name] else { return nil }
     guard let value = Int(text) else {
       throw ShardError("--shard auto: \(name)=\(InputText.quoted(text)) is not an integer")
+    }
+    guard range.contains(value) else {
+      throw ShardError(
+        "--shard auto: \(name)=\(value) is outside \(range.lowerBound)…\(range.upperBound)")
     }
     return value
   }
@@ -69,17 +83,17 @@ public enum ShardEnvironment {
   }
 
   static func slurm(_ environment: [String: String], count: Int?) throws -> Shard {
-    guard let id = try integer(environment, "SLURM_ARRAY_TASK_ID") else {
+    guard let id = try integer(environment, "SLURM_ARRAY_TASK_ID", in: slurmValues) else {
       throw ShardError("--shard auto: SLURM_ARRAY_TASK_ID is not set")
     }
-    guard let minimum = try integer(environment, "SLURM_ARRAY_TASK_MIN"),
-      let maximum = try integer(environment, "SLURM_ARRAY_TASK_MAX")
+    guard let minimum = try integer(environment, "SLURM_ARRAY_TASK_MIN", in: slurmValues),
+      let maximum = try integer(environment, "SLURM_ARRAY_TASK_MAX", in: slurmValues)
     else {
       throw ShardError(
         "--shard auto: SLURM_ARRAY_TASK_ID=\(id) is set but SLURM_ARRAY_TASK_MIN or _MAX is "
           + "not (Slurm sets all three in an array task)")
     }
-    let step = try integer(environment, "SLURM_ARRAY_TASK_STEP") ?? 1
+    let step = try integer(environment, "SLURM_ARRAY_TASK_STEP", in: slurmValues) ?? 1
     let values =
       "SLURM_ARRAY_TASK_ID=\(id), _MIN=\(minimum), _MAX=\(maximum), _STEP=\(step)"
     guard step >= 1, minimum <= maximum, (minimum...maximum).contains(id),
@@ -89,7 +103,9 @@ public enum ShardEnvironment {
         "--shard auto: \(values) do not describe a task of an evenly stepped array MIN-MAX:STEP")
     }
     let stepped = (maximum - minimum) / step + 1
-    if let listed = try integer(environment, "SLURM_ARRAY_TASK_COUNT"), listed != stepped {
+    if let listed = try integer(environment, "SLURM_ARRAY_TASK_COUNT", in: slurmValues),
+      listed != stepped
+    {
       throw ShardError(
         "--shard auto: \(values) give \(stepped) tasks but SLURM_ARRAY_TASK_COUNT=\(listed): "
           + "the array is not an evenly stepped range (a list such as --array=1,4,5?); "

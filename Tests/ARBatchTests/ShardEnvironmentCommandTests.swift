@@ -77,6 +77,14 @@ struct ShardEnvironmentCommandTests {
       ),
       (["PARALLEL_SEQ": "35"], "auto/40", "31 frames cannot be split into 40 shards"),
       (["PARALLEL_SEQ": "1"], "auto/40", "31 frames cannot be split into 40 shards"),
+      // Int64's extremes once trapped (exit 132) on MAX − MIN.
+      (
+        [
+          "SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0",
+          "SLURM_ARRAY_TASK_MAX": "9223372036854775807",
+        ],
+        "auto", "SLURM_ARRAY_TASK_MAX=9223372036854775807 is outside 0…4294967295"
+      ),
     ])
   func errors(environment: [String: String], shard: String, expected: String) throws {
     defer { fixture.remove() }

@@ -122,6 +122,41 @@ struct ShardEnvironmentTests {
     #expect(message(Self.slurm, count: 8).contains("says 4 shards"))
   }
 
+  /// Every Slurm variable at Int64's extremes (and just past Slurm's 32-bit range) is refused
+  /// naming it; before, MAX − MIN and (MAX − MIN) / STEP + 1 overflowed and trapped.
+  @Test(
+    "Slurm variables at Int64 extremes are refused naming the variable, never a trap",
+    arguments: [
+      ("SLURM_ARRAY_TASK_MAX", "9223372036854775807"),
+      ("SLURM_ARRAY_TASK_MIN", "-9223372036854775808"),
+      ("SLURM_ARRAY_TASK_ID", "9223372036854775807"),
+      ("SLURM_ARRAY_TASK_STEP", "9223372036854775807"),
+      ("SLURM_ARRAY_TASK_COUNT", "-9223372036854775808"), ("SLURM_ARRAY_TASK_MAX", "4294967296"),
+    ])
+  func slurmExtremes(variable: String, value: String) {
+    var environment = [
+      "SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3",
+    ]
+    environment[variable] = value
+    let text = message(environment)
+    #expect(text.contains("\(variable)=\(value) is outside 0…4294967295"), "\(text)")
+    // Both extremes together, as a hostile environment would set them.
+    let both = [
+      "SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "-9223372036854775808",
+      "SLURM_ARRAY_TASK_MAX": "9223372036854775807",
+    ]
+    #expect(message(both).contains("is outside 0…4294967295"))
+  }
+
+  @Test("Slurm at the top of its 32-bit range: the last task of 0-4294967295 is the last shard")
+  func slurmLargest() throws {
+    let top = [
+      "SLURM_ARRAY_TASK_ID": "4294967295", "SLURM_ARRAY_TASK_MIN": "0",
+      "SLURM_ARRAY_TASK_MAX": "4294967295",
+    ]
+    #expect(try shard(top) == (4_294_967_296, 4_294_967_296, "slurm"))
+  }
+
   @Test(
     "Kubernetes Indexed Job: JOB_COMPLETION_INDEX 2 is shard 3, N from auto/N or JOB_COMPLETIONS")
   func kubernetes() throws {
