@@ -99,12 +99,14 @@ let package = Package(
       swiftSettings: cxxInterop),
     // The session interface apps implement, session kinds, message sources, overlays.
     .target(
-      name: "ARSession", dependencies: ["ARSupport", "ARFormats", "ARMath", "ARScene"],
+      name: "ARSession",
+      dependencies: ["ARSupport", "ARFormats", "ARMath", "ARScene", "ARRenderCore"],
       swiftSettings: cxxInterop),
     // One target per source app: the session core and the formats, never the frame loop or
     // another app.
     .target(
-      name: "ARRemoteAssist", dependencies: ["ARSession", "ARFormats", "ARMath", "ARScene"],
+      name: "ARRemoteAssist",
+      dependencies: ["ARSession", "ARFormats", "ARMath", "ARScene", "ARRenderCore"],
       swiftSettings: cxxInterop),
     .target(
       name: "ARMeasure", dependencies: ["ARSession", "ARMath", "ARScene"],
@@ -127,17 +129,13 @@ let package = Package(
     .target(name: "ARSimTesting", dependencies: ["ARRender"], swiftSettings: cxxInterop),
     // Shards of a render and their merge (Documentation/Scaling.md): file I/O and JSON only.
     .target(name: "ARBatch", dependencies: ["ARSupport"], swiftSettings: cxxInterop),
-    // The remote-assist helper's screen as a frame sink (`arsim render --helper-view`).
-    .target(
-      name: "ARRemoteAssistView", dependencies: ["ARReplay", "ARRemoteAssist"],
-      swiftSettings: cxxInterop),
     // Outputs people watch (issue 20): on-screen text, MP4 video through ffmpeg, report.html.
     .target(
       name: "ARText", dependencies: ["ARRenderCore", "CFreeType"], swiftSettings: cxxInterop),
     .target(
-      name: "ARVideoExport", dependencies: ["ARRender", "ARReplay"], swiftSettings: cxxInterop),
+      name: "ARVideoExport", dependencies: ["ARRender", "ARSession"], swiftSettings: cxxInterop),
     .target(
-      name: "ARHeadsUpDisplay", dependencies: ["ARReplay", "ARSession", "ARText"],
+      name: "ARHeadsUpDisplay", dependencies: ["ARSession", "ARText", "ARRenderCore"],
       swiftSettings: cxxInterop),
     .target(name: "ARReport", dependencies: ["ARRender"], swiftSettings: cxxInterop),
 
@@ -146,7 +144,7 @@ let package = Package(
     .target(
       name: "ARSimCLI",
       dependencies: [
-        "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch", "ARRemoteAssistView",
+        "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch",
         "ARCollaboration", "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARLive",
       ],
       swiftSettings: cxxInterop),
@@ -170,7 +168,7 @@ let package = Package(
       name: "ARReplayTests",
       dependencies: [
         "ARReplay", "ARSimCLI", "ARFormats", "ARSession", "ARRemoteAssist", "ARMeasure",
-        "ARDisplayer", "ARRemoteAssistView",
+        "ARDisplayer",
       ], exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     // A user's own session kind, through the public API only.
@@ -187,6 +185,7 @@ let package = Package(
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI"], swiftSettings: cxxInterop),
+    .testTarget(name: "ARSupportTests", dependencies: ["ARSupport"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSessionTests", dependencies: ["ARSession", "ARMath", "ARSupport"],
       swiftSettings: cxxInterop),

@@ -77,7 +77,7 @@ public final class DisplayerSession: Session {
           .badData, InputLocation(file: sceneFile, field: field),
           "time \(t) is not a finite number of seconds below 1e12")
       }
-      return Int64((t * 1_000_000).rounded())
+      return ReplayTime.microseconds(t)
     }
     let tapTimes = try configuration.taps.enumerated().map { i, tap in
       try microseconds(tap.t, "displayers.taps[\(i)].t")

@@ -1,5 +1,4 @@
-import ARRender
-import ARReplay
+import ARRenderCore
 import ARScene
 import ARSession
 import ARText

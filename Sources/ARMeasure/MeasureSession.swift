@@ -123,7 +123,7 @@ public final class MeasureSession: Session {
       guard change.t.isFinite, abs(change.t) < 9e12 else {
         throw .nonFiniteTrackingTime(index: index)
       }
-      let value = Int64((change.t * 1e6).rounded())
+      let value = ReplayTime.microseconds(change.t)
       if let last = changes.last, value < last.microseconds {
         throw .decreasingTrackingTime(index: index)
       }
@@ -135,7 +135,7 @@ public final class MeasureSession: Session {
       guard time.isFinite, abs(time) < 9e12 else {
         throw .nonFiniteSwitchTime(index: index)
       }
-      let value = Int64((time * 1e6).rounded())
+      let value = ReplayTime.microseconds(time)
       if let last = microseconds.last, value < last { throw .decreasingSwitchTime(index: index) }
       microseconds.append(value)
     }

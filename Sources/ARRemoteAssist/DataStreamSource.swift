@@ -67,7 +67,7 @@ public final class DataStreamSource: MessageSource {
     var lastSend = Int64.min
     var sent: [Int: StrokeMessage] = [:]
     for message in messages {
-      let send = max(lastSend, Self.microseconds(message.t))
+      let send = max(lastSend, ReplayTime.microseconds(message.t))
       lastSend = send
       let record = network.send(
         NetworkMessage(
@@ -85,7 +85,7 @@ public final class DataStreamSource: MessageSource {
       sent[record.sequence] = message
       for outcome in record.outcomes {
         if outcome.dropReason != nil {
-          let giveUp = send + Int64((configuration.giveUpAfter * 1e6).rounded())
+          let giveUp = send + ReplayTime.microseconds(configuration.giveUpAfter)
           notices.append(
             Notice(
               microseconds: giveUp, name: "stream-error",
@@ -103,7 +103,7 @@ public final class DataStreamSource: MessageSource {
               microseconds: arrival, name: "stream-retransmitted",
               fields: [
                 ("attempts", .integer(outcome.attempts)),
-                ("delay", .number(Double(arrival - send) / 1e6)),
+                ("delay", .number(ReplayTime.seconds(arrival - send))),
               ] + source))
         }
       }
@@ -135,11 +135,6 @@ public final class DataStreamSource: MessageSource {
       nextNotice += 1
     }
     return due
-  }
-
-  private static func microseconds(_ seconds: Double) -> Int64 {
-    let us = (seconds * 1e6).rounded()
-    return us >= 9.2e18 ? .max : (us <= -9.2e18 ? .min : Int64(us))
   }
 
   private static func source(_ message: StrokeMessage) -> [(String, JSONValue)] {

@@ -70,7 +70,7 @@ public struct RemoteAssistKind: SessionKind {
       // A message sent at τ_draw = t arrives at τ_arrive = t + data latency.
       let latency = configuration.helper.dataLatency
       return RemoteAssistSession(
-        source: MessageList(messages) { RemoteAssistSession.microseconds($0.t + latency) },
+        source: MessageList(messages) { ReplayTime.microseconds($0.t + latency) },
         configuration: configuration)
     }
   }

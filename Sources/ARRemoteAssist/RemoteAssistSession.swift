@@ -84,7 +84,7 @@ public final class RemoteAssistSession: Session {
     messages: [StrokeMessage], configuration: Configuration = Configuration()
   ) {
     self.init(
-      source: MessageList(messages) { Self.microseconds($0.t) }, configuration: configuration)
+      source: MessageList(messages) { ReplayTime.microseconds($0.t) }, configuration: configuration)
   }
 
   /// Creates a session receiving what `source` delivers (a stroke log, a socket, a simulated
@@ -375,11 +375,6 @@ public final class RemoteAssistSession: Session {
 
   static func isWithinView(_ point: Vector2) -> Bool {
     abs(point.x) <= maximumPointCoordinate && abs(point.y) <= maximumPointCoordinate
-  }
-
-  static func microseconds(_ seconds: Double) -> Int64 {
-    let us = (seconds * 1e6).rounded()
-    return us >= 9.2e18 ? .max : (us <= -9.2e18 ? .min : Int64(us))
   }
 
   static func excerpt(_ message: StrokeMessage) -> String {

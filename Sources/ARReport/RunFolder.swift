@@ -90,21 +90,15 @@ public struct RunFolder {
     return folder
   }
 
-  /// The frame number of a `frame_NNNNN.png` name (five or more digits), else nil.
+  /// The frame number of a `frame_NNNNN.png` name as the frame loop writes it
+  /// (`FrameFileName`), else nil.
   public static func frameNumber(_ name: String) -> Int? {
-    guard name.hasPrefix("frame_"), name.hasSuffix(".png") else { return nil }
-    let digits = name.dropFirst(6).dropLast(4)
-    guard digits.count >= 5, digits.allSatisfy(\.isASCII), let n = Int(digits), n >= 0 else {
-      return nil
-    }
+    guard let (n, kind) = FrameFileName.parse(name), kind == .frame, n >= 0 else { return nil }
     return n
   }
 
   /// The file name of output frame `n` (`frame_00012.png`), as the frame loop writes it.
-  public static func frameName(_ n: Int) -> String {
-    let digits = String(n)
-    return "frame_" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".png"
-  }
+  public static func frameName(_ n: Int) -> String { FrameFileName.name(n) }
 
   /// The output frame rate: `run.json`'s `fps`, else nil.
   public var framesPerSecond: Double? { run["fps"]?.number }

@@ -57,11 +57,7 @@ private func isRunFileName(_ name: String) -> Bool {
   if ["trace.jsonl", "events.jsonl", "run.json", "messages.jsonl", "report.html"].contains(name) {
     return true
   }
-  guard name.hasPrefix("frame_") || name.hasPrefix("depth_"), name.hasSuffix(".png") else {
-    return false
-  }
-  let digits = name.dropFirst("frame_".count).dropLast(".png".count)
-  return !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }
+  return FrameFileName.parse(name) != nil
 }
 
 /// Two folder paths name one folder: same identity when both exist, else the same resolved

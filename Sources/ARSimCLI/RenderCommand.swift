@@ -1,5 +1,5 @@
 import ARFormats
-import ARRemoteAssistView
+import ARRemoteAssist
 import ARRender
 import ARReplay
 import ARReport
@@ -118,9 +118,7 @@ enum RenderCommand {
       return 0
     }
     return names.filter { name in
-      guard name.hasPrefix("frame_"), name.hasSuffix(".png"),
-        let n = Int(name.dropFirst(6).dropLast(4))
-      else { return false }
+      guard let (n, kind) = FrameFileName.parse(name), kind == .frame else { return false }
       return !written.contains(n)
     }.count
   }

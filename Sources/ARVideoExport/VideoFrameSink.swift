@@ -1,5 +1,5 @@
 import ARRender
-import ARReplay
+import ARSession
 
 /// A frame sink (`ReplayOptions.frameSinks`) that encodes the run's frames into an MP4 as they
 /// are rendered (`arsim render --video`): after the PNG sink, in frame order, the same

@@ -1,4 +1,5 @@
 import ARMath
+import ARSession
 
 /// An entity's transform under RealityKit's `move(to:relativeTo:duration:)` and
 /// `stopAllAnimations()`, as CollaboratAR drives its peers and models.
@@ -59,7 +60,7 @@ public struct AnimatedTransform: Hashable, Sendable {
     curve: TimingCurve = .realityKitDefault
   ) {
     let start = value(at: microseconds)
-    let duration = Int64((durationSeconds * 1e6).rounded())
+    let duration = ReplayTime.microseconds(durationSeconds)
     guard duration > 0 else {
       resting = target
       move = nil

@@ -33,7 +33,7 @@ public struct CollaborationConfiguration: MultiViewConfiguration {
     let simulation = CollaborationSimulation(scene: scene)
     for (tick, t) in tickTimes.enumerated() {
       simulation.step(
-        tick: tick, t: t, microseconds: Int64((t * 1e6).rounded()),
+        tick: tick, t: t, microseconds: ReplayTime.microseconds(t),
         cameras: CollaborationViewSession.cameras(views, at: t, sceneViewport: sceneViewport))
     }
     var bytes: [UInt8] = []

@@ -7,7 +7,7 @@ extension CollaborationSimulation {
   func runActions() {
     while nextAction < scene.actions.count {
       let action = scene.actions[nextAction]
-      guard Int64((action.seconds * 1e6).rounded()) <= microseconds else { break }
+      guard ReplayTime.microseconds(action.seconds) <= microseconds else { break }
       nextAction += 1
       guard let i = index(of: action.participant) else { continue }
       perform(action, by: i)
@@ -94,7 +94,7 @@ extension CollaborationSimulation {
       guard let m = states[i].modelIndex(id), let first = path.first, let last = path.last else {
         continue
       }
-      let now = Double(microseconds) / 1e6
+      let now = ReplayTime.seconds(microseconds)
       guard now >= first.seconds else { continue }
       var value = last.transform
       if now < last.seconds {

@@ -8,7 +8,7 @@ extension CollaborationSimulation {
     let participant = scene.participants[i]
     func due(_ seconds: Double?) -> Bool {
       guard let seconds else { return false }
-      return Int64((seconds * 1e6).rounded()) <= microseconds
+      return ReplayTime.microseconds(seconds) <= microseconds
     }
     if states[i].phase == .absent, due(participant.lobbySeconds) {
       states[i].phase = .lobby

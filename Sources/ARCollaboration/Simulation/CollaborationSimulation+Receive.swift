@@ -25,7 +25,7 @@ extension CollaborationSimulation {
     if let log = scene.participants[i].messageLog {
       while states[i].nextLogEntry < log.entries.count {
         let entry = log.entries[states[i].nextLogEntry]
-        let arrival = Int64((entry.t * 1e6).rounded())
+        let arrival = ReplayTime.microseconds(entry.t)
         guard arrival <= microseconds else { break }
         states[i].nextLogEntry += 1
         arrivals.append(

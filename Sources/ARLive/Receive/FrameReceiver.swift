@@ -118,7 +118,7 @@ public struct FrameReceiver {
         }
       }
       if options.writesPNG {
-        let name = "frame_" + String(header.sequence).leftPadded(5) + ".png"
+        let name = FrameFileName.name(header.sequence)
         let image = WireFrame.image(header: header, payload: payload)
         try FileIO.writeAtomically(
           try image.pngData(options: .fast), to: options.outputDirectory + "/" + name)

@@ -60,7 +60,7 @@ public final class StreamFrameSink: FrameSink, @unchecked Sendable {  // scene t
   /// - Throws: `LiveError` `.interrupted` (Ctrl-C) or the error that ended the stream;
   ///   `InputError` `.cannotCreate` for the line files.
   public func submit(_ frame: OutputFrame) throws {
-    let microseconds = Int64((frame.t * 1e6).rounded())
+    let microseconds = ReplayTime.microseconds(frame.t)
     try pacer.wait(untilMicroseconds: microseconds)
     let tickEnd = ContinuousClock.now - frame.render
     var lines = leadingEventLines + frame.eventLines

@@ -1,5 +1,6 @@
 import ARFormats
 import ARReplay
+import ARSession
 import ARSupport
 import Foundation
 
@@ -78,7 +79,7 @@ public final class LiveStrokeInbox: @unchecked Sendable {  // state under `lock`
       }
       return
     }
-    waiting.append((StrokeMessage(t: Double(stamp) / 1e6, data: data), .now))
+    waiting.append((StrokeMessage(t: ReplayTime.seconds(stamp), data: data), .now))
   }
 
   /// Records a connection note.
@@ -97,7 +98,7 @@ public final class LiveStrokeInbox: @unchecked Sendable {  // state under `lock`
     var due: [StrokeMessage] = []
     var index = 0
     while index < waiting.count,
-      Int64((waiting[index].0.t * 1e6).rounded()) <= microseconds
+      ReplayTime.microseconds(waiting[index].0.t) <= microseconds
     {
       var (message, arrived) = waiting[index]
       // Its line in the received log (`strokeLog`), as a stroke log file's messages carry

@@ -1,5 +1,6 @@
 import ARFormats
 import ARReplay
+import ARSession
 import ARSupport
 
 /// Plays a stroke log into a live session (`arsim strokes send`): connects to the strokes port
@@ -27,7 +28,7 @@ public struct StrokeLogSender: Sendable {
     let start = ContinuousClock.now
     var sent = 0
     for message in log.messages {
-      let due = start + .microseconds(Int64((message.t / speed * 1e6).rounded()))
+      let due = start + .microseconds(ReplayTime.microseconds(message.t / speed))
       try stop.wait(until: due)
       try connection.send(StrokeFraming.frame(message.data), timeout: sendTimeout)
       sent += 1

@@ -22,16 +22,11 @@ struct FrameWriter: @unchecked Sendable {  // LineFiles: only `commit` touches t
   let events: LineFile
   let trace: LineFile
 
-  /// `frame_00012.png`.
-  static func frameName(_ frame: Int) -> String {
-    let digits = String(frame)
-    return "frame_" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".png"
-  }
+  /// `frame_00012.png` (`FrameFileName`).
+  static func frameName(_ frame: Int) -> String { FrameFileName.name(frame) }
 
-  /// `depth_00012.png`.
-  static func depthName(_ frame: Int) -> String {
-    "depth_" + frameName(frame).dropFirst("frame_".count)
-  }
+  /// `depth_00012.png` (`FrameFileName`).
+  static func depthName(_ frame: Int) -> String { FrameFileName.name(frame, kind: .depth) }
 
   /// The PNG bytes of a frame's image and (when rendered) depth map.
   /// - Throws: `PNGError.encodingFailed`.

@@ -176,7 +176,9 @@ public struct Replay {
     var sinks: [any FrameSink] = options.writesFrames ? [pipeline] : []
     if let makeSinks = options.frameSinks {
       sinks += try makeSinks(
-        FrameSinkSetup(outputDirectory: directory, scene: scene, frames: range))
+        FrameSinkSetup(
+          outputDirectory: directory, frames: range, sceneName: scene.name,
+          sessions: scene.sessions.map(\.configuration), imageWriter: scene.imageWriter))
     }
     var renderOnlyTimings: [FrameTiming] = []
     // The render list's walk records the geometry nodes' world transforms for the trace line.
@@ -298,13 +300,10 @@ public struct Replay {
   /// Whether this run writes a file called `name` into its output folder.
   private func isOutputName(_ name: String, frames: ClosedRange<Int>?) -> Bool {
     if ["events.jsonl", "trace.jsonl", "run.json"].contains(name) { return true }
-    guard let frames, name.hasSuffix(".png"),
-      name.hasPrefix("frame_") || name.hasPrefix("depth_"),
-      let frame = Int(name.dropFirst("frame_".count).dropLast(".png".count)),
-      frames.contains(frame)
-    else { return false }
-    return name == FrameWriter.frameName(frame)
-      || (scene.writesDepth && name == FrameWriter.depthName(frame))
+    guard let frames, let (frame, kind) = FrameFileName.parse(name), frames.contains(frame) else {
+      return false
+    }
+    return kind == .frame || scene.writesDepth
   }
 
   private func writeRunJSON(

@@ -44,7 +44,7 @@ struct ReplayState {
     pointOfView.position = camera.worldFromCamera.translation
     pointOfView.orientation = camera.worldFromCamera.rotation
     var context = TickContext(
-      tick: tick, t: t, microseconds: Int64((t * 1e6).rounded()), camera: camera,
+      tick: tick, t: t, microseconds: ReplayTime.microseconds(t), camera: camera,
       pointOfView: pointOfView, root: world)
     let planes = planeLifecycle.advance(to: t, context: &context)
     context.planes = planes

@@ -9,7 +9,7 @@ extension NetworkRecord {
   public var json: JSONValue {
     var fields: [(String, JSONValue)] = [
       ("sequence", .integer(sequence)),
-      ("t", .number(Double(message.sendMicroseconds) / 1e6)),
+      ("t", .number(ReplayTime.seconds(message.sendMicroseconds))),
       ("from", .string(message.sender)),
     ]
     switch message.destination {
@@ -30,7 +30,7 @@ extension NetworkRecord {
           outcomes.map { outcome in
             var entry: [(String, JSONValue)] = [("to", .string(outcome.receiver))]
             if let arrival = outcome.arrivalMicroseconds {
-              entry.append(("t", .number(Double(arrival) / 1e6)))
+              entry.append(("t", .number(ReplayTime.seconds(arrival))))
             }
             if let reason = outcome.dropReason {
               entry.append(("dropped", .string(reason.rawValue)))

@@ -151,7 +151,7 @@ public struct SimulatedNetwork: Sendable {
     let history = accepted[message.sender] ?? []
     var longest: Int64 = 0
     for rate in limits.rates {
-      let window = Int64((rate.windowSeconds * 1e6).rounded())
+      let window = ReplayTime.microseconds(rate.windowSeconds)
       longest = max(longest, window)
       // The window (now − window, now] holds the earlier accepted sends still inside it.
       let inside = history.reversed().prefix { $0.microseconds > message.sendMicroseconds - window }
@@ -184,7 +184,7 @@ public struct SimulatedNetwork: Sendable {
     }
     func delay(_ attempt: UInt64) -> Int64 {
       let jitter = link.jitterSeconds * draws.unit(key + ["jitter"], [number, attempt])
-      return Int64(((link.latencySeconds + jitter) * 1e6).rounded())
+      return ReplayTime.microseconds(link.latencySeconds + jitter)
     }
     switch link.reliability {
     case .unreliable:
@@ -195,8 +195,8 @@ public struct SimulatedNetwork: Sendable {
         receiver: receiver, arrivalMicroseconds: message.sendMicroseconds + delay(0),
         dropReason: nil, attempts: 1)
     case .reliable(let interval, let giveUp):
-      let step = max(1, Int64((interval * 1e6).rounded()))
-      let limit = Int64((giveUp * 1e6).rounded())
+      let step = max(1, ReplayTime.microseconds(interval))
+      let limit = ReplayTime.microseconds(giveUp)
       var attempt: UInt64 = 0
       while lost(attempt) {
         attempt += 1

@@ -1,7 +1,6 @@
 import ARFormats
 import ARMath
 import ARRemoteAssist
-import ARRemoteAssistView
 import ARRender
 import ARReplay
 import ARScene

@@ -1,7 +1,6 @@
 import ARFormats
-import ARRemoteAssist
-import ARRender
-import ARReplay
+import ARRenderCore
+import ARSession
 import ARSupport
 
 /// `arsim render --helper-view`: writes the helper's screen next to the broadcaster's frames,
@@ -20,7 +19,7 @@ public final class HelperViewSink: FrameSink, @unchecked Sendable {
   private let helper: HelperScreen
   private let trail: HelperTrail
   private let drawer: HelperScreenImage
-  private let png: PNGEncoder
+  private let imageWriter: FrameImageWriter
   /// Rendered broadcaster frames not yet too old to be shown, oldest first.
   private var buffer: [(microseconds: Int64, image: Image)] = []
 
@@ -28,14 +27,14 @@ public final class HelperViewSink: FrameSink, @unchecked Sendable {
   /// - Throws: `InputError` `.cannotCreate` when `DIR/helper` cannot be made.
   public init?(_ setup: FrameSinkSetup) throws {
     guard
-      let configuration = setup.scene.sessions.lazy.compactMap({
-        $0.configuration as? RemoteAssistKind.Configuration
+      let configuration = setup.sessions.lazy.compactMap({
+        $0 as? RemoteAssistKind.Configuration
       }).first
     else { return nil }
     helper = configuration.configuration.helper
     trail = HelperTrail(messages: configuration.messages, helper: helper)
     drawer = HelperScreenImage(helper: helper)
-    png = setup.scene.png
+    imageWriter = setup.imageWriter
     directory = setup.outputDirectory + "/helper"
     try FileIO.createDirectory(directory)
   }
@@ -43,9 +42,9 @@ public final class HelperViewSink: FrameSink, @unchecked Sendable {
   /// Writes the helper's screen at `frame`'s τ.
   /// - Throws: `InputError` `.cannotCreate` when the PNG cannot be written.
   public func submit(_ frame: OutputFrame) throws {
-    let now = Self.microseconds(frame.t)
+    let now = ReplayTime.microseconds(frame.t)
     buffer.append((now, frame.rendered.image))
-    let seen = now - Self.microseconds(helper.videoLatency)
+    let seen = now - ReplayTime.microseconds(helper.videoLatency)
     // Keep the newest frame at or before τ_seen and everything after it.
     if let index = buffer.lastIndex(where: { $0.microseconds <= seen }), index > 0 {
       buffer.removeFirst(index)
@@ -55,14 +54,9 @@ public final class HelperViewSink: FrameSink, @unchecked Sendable {
     let image = drawer.draw(
       video: shown, videoWidth: video.width, videoHeight: video.height,
       touches: trail.visible(at: frame.t))
-    let digits = String(frame.frame)
-    let name = "frame_" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits
-    let path = directory + "/" + name + ".png"
-    try FileIO.writeAtomically(try png.encode(image, file: path), to: path)
+    try imageWriter.write(image, to: directory + "/" + FrameFileName.name(frame.frame))
   }
 
   /// Nothing pending (frames are written in `submit`); no timings of its own.
   public func finish() throws -> [FrameTiming] { [] }
-
-  private static func microseconds(_ seconds: Double) -> Int64 { Int64((seconds * 1e6).rounded()) }
 }

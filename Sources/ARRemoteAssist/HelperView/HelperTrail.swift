@@ -1,6 +1,5 @@
 import ARFormats
 import ARMath
-import ARRemoteAssist
 import ARScene
 
 /// The helper's own touches, as its screen shows them: every point of a stroke log with the

@@ -1,6 +1,5 @@
 import ARMath
-import ARRemoteAssist
-import ARRender
+import ARRenderCore
 import ARScene
 
 /// Draws the helper's screen: the broadcaster frame it sees, fitted as its view shows it
