@@ -48,7 +48,9 @@ enum CompareCommand {
     let expectedKind = try kind(of: options.expected)
     let actualKind = try kind(of: options.actual)
     switch (expectedKind, actualKind) {
-    case (.file, .file): return try compareFiles(options, output: output)
+    case (.file, .file):
+      if let diff = options.diff { try refuseMissingOutputFolder(diff, label: "--diff") }
+      return try compareFiles(options, output: output)
     case (.folder, .folder): return try compareFolders(options, output: output)
     default:
       throw UsageError("EXPECTED and ACTUAL must both be files or both be folders")

@@ -62,7 +62,7 @@ private func isRunFileName(_ name: String) -> Bool {
 
 /// Two folder paths name one folder: same identity when both exist, else the same resolved
 /// path (a folder the run has not made yet).
-private func isSameFolder(_ a: String, _ b: String) -> Bool {
+func isSameFolder(_ a: String, _ b: String) -> Bool {
   if let first = FileIO.identity(of: a), let second = FileIO.identity(of: b) {
     return first == second
   }

@@ -12,7 +12,8 @@ extension RenderCommand {
   /// command at once (69).
   /// - Throws: `ToolUnavailable` naming the Debian package; `UsageError` for a frame rate
   ///   ffmpeg cannot take or a video path that is a scene input or one of the run's files
-  ///   (`refuseOverwritingRunFiles`).
+  ///   (`refuseOverwritingRunFiles`); `InputError` `.cannotCreate` for a video whose folder
+  ///   does not exist and is not one the run makes (`refuseMissingOutputFolder`).
   static func addWatchOutputs(
     _ args: Arguments, scene: ReplayScene, multiView: Bool, output: CommandOutput,
     to options: inout ReplayOptions
@@ -40,6 +41,7 @@ extension RenderCommand {
     for video in multiView ? views.map({ VideoCommand.viewVideoPath(path, $0) }) : [path] {
       try refuseOverwritingRunFiles(
         video, label: "--video", inputs: scene.inputPaths, runFolders: folders)
+      try refuseMissingOutputFolder(video, label: "--video", madeByRun: folders)
     }
     guard let rate = VideoFrameRate(framesPerSecond: scene.schedule.fps) else {
       throw UsageError("--video: the scene's fps \(scene.schedule.fps) is outside 0.001…1000")

@@ -30,6 +30,7 @@ enum VideoCommand {
     let folders = [folder.path] + folder.views.map { folder.path + "/" + $0 }
     for (_, path) in jobs {
       try refuseOverwritingRunFiles(path, label: "OUT", inputs: [], runFolders: folders)
+      try refuseMissingOutputFolder(path, label: "OUT")
     }
     for (source, path) in jobs {
       let rate = fps ?? source.framesPerSecond ?? folder.framesPerSecond

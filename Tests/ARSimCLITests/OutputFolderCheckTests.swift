@@ -1,0 +1,88 @@
+import ARRender
+import Foundation
+import Testing
+
+@testable import ARSimCLI
+
+/// An output file in a folder that does not exist is refused (73, naming the folder) before
+/// any work, and the folder is not created (issue 27, item 17).
+@Suite("output folders are checked before any work")
+struct OutputFolderCheckTests {
+  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
+    let captured = CapturedOutput()
+    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
+    return (code, captured)
+  }
+
+  @Test("render --video into a missing folder: 73 before the first frame, nothing created")
+  func renderVideo() throws {
+    let root = try VideoOverwriteTests.makeRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    for scene in ["scene.json", "collab.json"] {
+      let (code, output) = run([
+        "render", root + "/" + scene, "--out", root + "/o", "--video", root + "/none/v.mp4",
+      ])
+      #expect(code == 73, "\(output.standardError)")
+      #expect(
+        output.standardError.contains(
+          "--video: the folder '\(root)/none' does not exist (it is not created"),
+        "\(output.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: root + "/none"))
+      #expect(!FileManager.default.fileExists(atPath: root + "/o"), "a frame was rendered")
+    }
+  }
+
+  @Test("a video inside the run's own folder, which the run makes, passes the check")
+  func insideRunFolder() throws {
+    let root = NSTemporaryDirectory() + "arsim-folder-check-\(UUID().uuidString)"
+    try refuseMissingOutputFolder(root + "/o/v.mp4", label: "--video", madeByRun: [root + "/o"])
+    try refuseMissingOutputFolder(
+      root + "/o/A/v.mp4", label: "--video", madeByRun: [root + "/o", root + "/o/A"])
+    #expect(throws: (any Error).self) {
+      try refuseMissingOutputFolder(root + "/p/v.mp4", label: "--video", madeByRun: [root + "/o"])
+    }
+    #expect(!FileManager.default.fileExists(atPath: root))
+  }
+
+  @Test("a folder that is a file is refused too")
+  func folderIsAFile() throws {
+    let root = try VideoOverwriteTests.makeRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let (code, output) = run([
+      "render", root + "/scene.json", "--out", root + "/o", "--video",
+      root + "/scene.json/v.mp4",
+    ])
+    #expect(code == 73, "\(output.standardError)")
+    #expect(output.standardError.contains("the folder '\(root)/scene.json' is not a folder"))
+  }
+
+  @Test("video, track convert, strokes --out and compare --diff check their folder first")
+  func otherOutputs() throws {
+    let root = try VideoOverwriteTests.makeRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let missing = root + "/none"
+    let image = Image(width: 4, height: 4, fill: (1, 2, 3, 255))
+    try image.writePNG(to: root + "/a.png")
+    try FileManager.default.createDirectory(
+      atPath: root + "/run", withIntermediateDirectories: true)
+    try image.writePNG(to: root + "/run/frame_00000.png")
+    let quickDraw = CLIConsistencyTests.quickDraw("raw_cat_24.ndjson")
+    let cases: [([String], String)] = [
+      (["video", root + "/run", missing + "/v.mp4", "--fps", "10"], "OUT"),
+      (["track", "convert", root + "/Inputs/track.txt", "--to", "tum", missing + "/t.tum"], "OUT"),
+      (
+        ["strokes", "from-quickdraw", quickDraw, "--drawing", "0", "--out", missing + "/s.jsonl"],
+        "--out"
+      ),
+      (["compare", root + "/a.png", root + "/a.png", "--diff", missing + "/d.png"], "--diff"),
+    ]
+    for (arguments, label) in cases {
+      let (code, output) = run(arguments)
+      #expect(code == 73, "\(arguments[0]): \(output.standardError)")
+      #expect(
+        output.standardError.contains("\(label): the folder '\(missing)' does not exist"),
+        "\(arguments[0]): \(output.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+  }
+}
