@@ -2,15 +2,15 @@ import ARLive
 import ARSupport
 
 /// `arsim receive --port P --peer-token T --my-token R --out DIR [--no-png] [--host H]
-/// [--accept-timeout S] [--handshake-timeout S] [--idle-timeout S]`: the app side of a live
-/// stream (Documentation/Live.md).
+/// [--accept-timeout S] [--handshake-timeout S] [--idle-timeout S] [--wait-for-lock]`: the app
+/// side of a live stream (Documentation/Live.md). DIR is checked and locked before listening.
 enum ReceiveCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
     let args = try Arguments(
       arguments,
       valueOptions: LiveOptions.valueOptions.union([
         "--peer-token", "--my-token", "--out", "--accept-timeout",
-      ]), flagOptions: ["--no-png"])
+      ]), flagOptions: ["--no-png", "--wait-for-lock"])
     guard args.positionals.isEmpty else {
       throw UsageError(
         "receive takes no positional arguments, got \(InputText.quoted(args.positionals[0]))")
@@ -27,6 +27,7 @@ enum ReceiveCommand {
     var options = FrameReceiver.Options(
       endpoint: endpoint, acceptor: acceptor, outputDirectory: directory)
     options.writesPNG = !args.has("--no-png")
+    options.waitsForLock = args.has("--wait-for-lock")
     options.idleTimeout = try LiveOptions.timeout(args, "--idle-timeout", default: 10)
     StopSignal.installInterruptHandlers()
     let summary: FrameReceiver.Summary

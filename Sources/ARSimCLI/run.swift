@@ -41,7 +41,7 @@ let usage = """
     strokes send LOG.jsonl --port Q [--host H] [--speed F] [--connect-timeout S]
                             Play a stroke log into a live session's strokes port.
     receive --port P --peer-token T --my-token R --out DIR [--no-png] [--host H]
-            [--accept-timeout S] [--handshake-timeout S] [--idle-timeout S]
+            [--accept-timeout S] [--handshake-timeout S] [--idle-timeout S] [--wait-for-lock]
                             Accept one live stream (the app side) and write its frames.
     compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
             [--diff OUT] [--exact] [--verbose]

@@ -8,6 +8,8 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
   case null
   case bool(Bool)
   case integer(Int)
+  /// An unsigned 64-bit integer, written in full (wire sequence numbers reach 2⁶⁴ − 1).
+  case unsigned(UInt64)
   case number(Double)
   case string(String)
   case array([JSONValue])
@@ -41,6 +43,7 @@ public enum JSONValue: Hashable, Sendable, ExpressibleByStringLiteral, Expressib
     case .null: out.raw("null")
     case .bool(let b): b ? out.raw("true") : out.raw("false")
     case .integer(let i): out.integer(i)
+    case .unsigned(let u): out.unsigned(u)
     case .number(let d): out.number(d)
     case .string(let s): out.string(s)
     case .array(let values):

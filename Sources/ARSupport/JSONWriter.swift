@@ -57,7 +57,12 @@ package struct JSONWriter: TextOutputStream {
   /// Appends `value` in decimal, as `String(value)`.
   package mutating func integer(_ value: Int) {
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
+    unsigned(UInt64(value.magnitude))
+  }
+
+  /// Appends the decimal digits of `value`.
+  package mutating func unsigned(_ value: UInt64) {
+    var magnitude = value
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in  // UInt.max: 20
       var start = digits.count
       repeat {

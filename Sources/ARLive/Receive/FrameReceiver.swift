@@ -18,6 +18,8 @@ public struct FrameReceiver {
     public var outputDirectory: String
     /// Write each frame as PNG (false: only check and count).
     public var writesPNG: Bool = true
+    /// Wait for another run's lock on the output folder instead of failing (75).
+    public var waitsForLock = false
     /// Longest wait for the next frame's bytes once connected.
     public var idleTimeout: Duration = .seconds(10)
     /// Raised → the receiver stops, keeping what it wrote.
@@ -45,7 +47,7 @@ public struct FrameReceiver {
     public var seconds = 0.0
     /// nil when the sender ended the stream cleanly between frames; else why it ended.
     public var failure: LiveError?
-    /// Frames missing in the gaps.
+    /// Frames missing in the gaps (the gaps are disjoint ranges of UInt64: no overflow).
     public var missing: UInt64 { gaps.reduce(0) { $0 + $1.count } }
   }
 
@@ -55,21 +57,55 @@ public struct FrameReceiver {
   /// Creates a receiver.
   public init(options: Options) { self.options = options }
 
-  /// Listens, accepts, runs the handshake and reads the stream.
+  /// Checks the output folder, takes its lock, listens, accepts, runs the handshake and reads
+  /// the stream. `receive.json` is written on every way out once the folder is locked: the end
+  /// of the stream, a stream that broke, and a failure before it (port in use, no sender,
+  /// rejected token, Ctrl-C), each with its reason.
   /// - Parameter listening: called once the port is bound (with the actual port), before any
   ///   wait.
   /// - Returns: the summary; a stream that broke (sender closed mid-frame, reset, bad header,
-  ///   idle timeout, Ctrl-C) still returns, with `failure` set, after writing `receive.json`.
-  /// - Throws: `LiveError` for failures before the stream (port in use, no sender, rejected
-  ///   token); `InputError` `.cannotCreate` for output failures.
+  ///   idle timeout, Ctrl-C) still returns, with `failure` set.
+  /// - Throws: `InputError` `.cannotCreate` (73) when the output folder cannot be made or
+  ///   written, before listening, and for output failures later; `.temporaryFailure` (75) when
+  ///   another run holds the folder's lock (as `render`, `OutputFolder.lock(waiting:)`);
+  ///   `LiveError` for failures before the stream (port in use, no sender, rejected token).
   public func run(listening: (LoopbackEndpoint) -> Void = { _ in }) throws -> Summary {
-    let listener = try TCPListener(endpoint: options.endpoint, stop: options.stop)
     try FileIO.createDirectory(options.outputDirectory)
+    let folder = try OutputFolder(options.outputDirectory)
+    // One writer per folder: a second receiver would interleave its lines with this one's.
+    let lock = try folder.lock(waiting: options.waitsForLock)
+    defer { lock.release() }
+    FileIO.removeStaleTemporaryFiles(in: options.outputDirectory)
+    // An earlier run's summary goes first, so no receive.json describes other frames.
+    try folder.checkReplaceable("receive.json")
+    try folder.remove("receive.json")
     let log = try AppendFile(options.outputDirectory + "/received.jsonl", truncating: true)
-    listening(listener.endpoint)
-    let connection = try options.acceptor.accept(on: listener)
-    let start = ContinuousClock.now
     var summary = Summary()
+    do {
+      let listener = try TCPListener(endpoint: options.endpoint, stop: options.stop)
+      listening(listener.endpoint)
+      let connection = try options.acceptor.accept(on: listener)
+      try receive(from: connection, into: log, summary: &summary)
+    } catch let error as LiveError {
+      summary.failure = error
+      try writeSummary(summary)
+      throw error
+    } catch {
+      // An output failure (disk full, a frame name taken by a folder): said, then thrown.
+      summary.failure = LiveError(.system, "\(error)")
+      try? writeSummary(summary)
+      throw error
+    }
+    try writeSummary(summary)
+    return summary
+  }
+
+  /// Reads frames until the sender ends the stream or it breaks (`summary.failure`).
+  /// - Throws: `InputError` for output failures.
+  private func receive(
+    from connection: TCPConnection, into log: AppendFile, summary: inout Summary
+  ) throws {
+    let start = ContinuousClock.now
     var previous: UInt64?
     while true {
       let headerBytes: [UInt8]
@@ -78,7 +114,9 @@ public struct FrameReceiver {
           exactly: FrameHeader.length, timeout: options.idleTimeout)
       } catch {
         if error.failure == .closed, error.bytesTransferred == 0 { break }  // clean end
-        summary.failure = Self.midFrame(error, sequence: previous.map { $0 + 1 }, part: "header")
+        // The frame after the highest so far, unless that was the last sequence number.
+        let next = previous.flatMap { $0 == .max ? nil : $0 + 1 }
+        summary.failure = Self.midFrame(error, sequence: next, part: "header")
         break
       }
       let payload: [UInt8]
@@ -100,22 +138,19 @@ public struct FrameReceiver {
       }
       let arrival = (ContinuousClock.now - start).seconds
       var fields: [(String, JSONValue)] = [
-        ("sequence", .integer(Int(clamping: header.sequence))),
+        ("sequence", .unsigned(header.sequence)),
         ("presentationTime", .number(Double(header.presentationMicroseconds) / 1e6)),
         ("arrivalTime", .number(arrival)),
         ("bytes", .integer(FrameHeader.length + payload.count)),
         ("width", .integer(header.width)), ("height", .integer(header.height)),
         ("pixelFormat", .string(header.pixelFormat.rawValue)),
       ]
-      if let previous {
-        if header.sequence > previous + 1 {
-          let missing = header.sequence - previous - 1
-          summary.gaps.append((previous + 1, missing))
-          fields.append(("missingBefore", .integer(Int(clamping: missing))))
-        } else if header.sequence <= previous {
-          summary.outOfOrder += 1
-          fields.append(("outOfOrder", .bool(true)))
-        }
+      if let gap = Self.gap(after: previous, at: header.sequence) {
+        summary.gaps.append(gap)
+        fields.append(("missingBefore", .unsigned(gap.count)))
+      } else if let previous, header.sequence <= previous {
+        summary.outOfOrder += 1
+        fields.append(("outOfOrder", .bool(true)))
       }
       if options.writesPNG {
         let name = FrameFileName.name(header.sequence)
@@ -130,8 +165,14 @@ public struct FrameReceiver {
       summary.seconds = arrival
       previous = max(previous ?? 0, header.sequence)
     }
-    try writeSummary(summary)
-    return summary
+  }
+
+  /// The sequence numbers skipped between the highest so far (`previous`) and `sequence`:
+  /// nil when `sequence` follows it directly, is not above it, or is the first frame. Any two
+  /// 64-bit values are accepted (no arithmetic can overflow: `sequence` > `previous` + 1).
+  static func gap(after previous: UInt64?, at sequence: UInt64) -> (first: UInt64, count: UInt64)? {
+    guard let previous, sequence > previous, sequence - previous > 1 else { return nil }
+    return (previous + 1, sequence - previous - 1)
   }
 
   private static func midFrame(_ error: LiveError, sequence: UInt64?, part: String) -> LiveError {
@@ -145,14 +186,13 @@ public struct FrameReceiver {
   private func writeSummary(_ s: Summary) throws {
     let json = JSONValue.object([
       ("frames", .integer(s.frames)),
-      ("missing", .integer(Int(clamping: s.missing))),
+      ("missing", .unsigned(s.missing)),
       (
         "gaps",
         .array(
           s.gaps.map {
             .object([
-              ("first", .integer(Int(clamping: $0.first))),
-              ("count", .integer(Int(clamping: $0.count))),
+              ("first", .unsigned($0.first)), ("count", .unsigned($0.count)),
             ])
           })
       ),

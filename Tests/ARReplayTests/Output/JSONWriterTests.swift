@@ -21,6 +21,7 @@ import Testing
     case .null: out += "null"
     case .bool(let b): out += b ? "true" : "false"
     case .integer(let i): out += String(i)
+    case .unsigned(let u): out += String(u)
     case .number(let d): out += d.isFinite ? (d == 0 ? "0.0" : "\(d)") : "null"
     case .string(let s): oldWriteString(s, to: &out)
     case .array(let values):
@@ -189,6 +190,18 @@ import Testing
       var out = JSONWriter()
       out.integer(i)
       #expect(out.text == String(i))
+    }
+  }
+
+  @Test("unsigned integers print in full, past Int.max to UInt64.max")
+  func unsignedIntegers() {
+    let cases: [(UInt64, String)] = [
+      (0, "0"), (9_223_372_036_854_775_807, "9223372036854775807"),
+      (9_223_372_036_854_775_808, "9223372036854775808"),
+      (UInt64.max, "18446744073709551615"),
+    ]
+    for (value, text) in cases {
+      #expect(JSONValue.unsigned(value).text == text)
     }
   }
 

@@ -1,0 +1,246 @@
+@testable import ARLive
+import ARRender
+import ARSimCLI
+import Foundation
+import Testing
+
+/// `arsim receive` against hostile sequence numbers, a second receiver in its folder, and
+/// failures before the stream: it never traps, locks its folder as `render` does, and writes
+/// `receive.json` on every way out. Loopback only; every wait is bounded (accept timeouts of
+/// at most 5 s, `Background.value` at most 10 s).
+@Suite struct ReceiverHardeningTests {
+  /// Receiver options on a fresh port with a private stop signal.
+  static func options(_ folder: String, acceptSeconds: Int64 = 5) -> FrameReceiver.Options {
+    var options = FrameReceiver.Options(
+      endpoint: LoopbackEndpoint(port: 0),
+      acceptor: BroadcastAcceptor(
+        peerToken: "EXT", myToken: "APP", acceptTimeout: .seconds(acceptSeconds),
+        handshakeTimeout: .seconds(2)),
+      outputDirectory: folder)
+    options.stop = StopSignal()
+    options.idleTimeout = .seconds(3)
+    return options
+  }
+
+  /// Starts a receiver into `folder`, sends an 8×8 I420 frame per sequence number, then
+  /// `tail` bytes (a cut header), closes, and returns the summary.
+  static func receive(
+    _ sequences: [UInt64], tail: [UInt8] = [], into folder: String
+  ) throws -> FrameReceiver.Summary {
+    let bound = PortBox()
+    let options = Self.options(folder)
+    let receiver = Background { try FrameReceiver(options: options).run { bound.set($0) } }
+    let sender = BroadcastSender(
+      endpoint: try bound.wait(), transmissionToken: "EXT", receptionToken: "APP")
+    let connection = try sender.connect()
+    for sequence in sequences {
+      try connection.send(
+        WireFrame.encode(
+          Image(width: 8, height: 8), format: .i420, sequence: sequence,
+          presentationMicroseconds: 0), timeout: .seconds(2))
+    }
+    if !tail.isEmpty { try connection.send(tail, timeout: .seconds(2)) }
+    connection.close()
+    return try receiver.value()
+  }
+
+  static func lines(_ path: String) throws -> [[String: Any]] {
+    try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+  }
+
+  static func summaryFile(_ folder: String) throws -> [String: Any] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/receive.json"))
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  }
+
+  // MARK: Item 1: sequence numbers are the sender's input
+
+  @Test("sequence 2⁶⁴ − 1 then another frame: out of order, no trap; written as the wire has it")
+  func largestSequenceThenMore() throws {
+    let folder = try temporaryFolder("rx-max")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let summary = try Self.receive([0, UInt64.max, 3, UInt64.max], into: folder)
+    #expect(summary.frames == 4)
+    #expect(summary.outOfOrder == 2)
+    #expect(summary.gaps.count == 1)
+    #expect(summary.gaps.first?.first == 1 && summary.gaps.first?.count == UInt64.max - 1)
+    #expect(summary.failure == nil)
+    // Parsed as text: JSONSerialization would round 2⁶⁴ − 1 through a Double.
+    let text = try String(contentsOfFile: folder + "/received.jsonl", encoding: .utf8)
+    let rows = text.split(separator: "\n")
+    #expect(rows.count == 4)
+    #expect(rows[1].contains("\"sequence\":18446744073709551615,"), "\(rows[1])")
+    #expect(rows[1].contains("\"missingBefore\":18446744073709551614"), "\(rows[1])")
+    #expect(rows[1].contains("\"file\":\"frame_18446744073709551615.png\""), "\(rows[1])")
+    #expect(rows[2].contains("\"sequence\":3,") && rows[2].contains("\"outOfOrder\":true"))
+    #expect(FileManager.default.fileExists(atPath: folder + "/frame_18446744073709551615.png"))
+    let json = try String(contentsOfFile: folder + "/receive.json", encoding: .utf8)
+    #expect(json.contains("\"missing\":18446744073709551614"), "\(json)")
+    #expect(json.contains("{\"first\":1,\"count\":18446744073709551614}"), "\(json)")
+  }
+
+  @Test("sequences ≥ 2⁶³ are not clamped: the line and the file name agree")
+  func sequencesAboveInt64() throws {
+    let folder = try temporaryFolder("rx-2-63")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let high: UInt64 = (1 << 63) + 5  // 9223372036854775813
+    let summary = try Self.receive([high - 1, high], into: folder)
+    #expect(summary.frames == 2 && summary.gaps.isEmpty && summary.outOfOrder == 0)
+    let text = try String(contentsOfFile: folder + "/received.jsonl", encoding: .utf8)
+    #expect(text.contains("\"sequence\":9223372036854775812,"), "\(text)")
+    #expect(text.contains("\"sequence\":9223372036854775813,"), "\(text)")
+    #expect(text.contains("\"file\":\"frame_9223372036854775813.png\""), "\(text)")
+    #expect(!text.contains("9223372036854775807"), "clamped: \(text)")
+  }
+
+  @Test("a header cut after sequence 2⁶⁴ − 1 is 'closed' in the middle of a frame, not a trap")
+  func cutAfterLargestSequence() throws {
+    let folder = try temporaryFolder("rx-max-cut")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let summary = try Self.receive([UInt64.max], tail: Array("ARSF".utf8), into: folder)
+    #expect(summary.frames == 1)
+    #expect(summary.failure?.failure == .closed)
+    #expect(summary.failure?.detail.contains("in the middle of a frame") == true)
+    #expect(try Self.summaryFile(folder)["end"] as? String == "closed")
+  }
+
+  @Test(
+    "the gap rule at the edges of UInt64",
+    arguments: [
+      (nil, 5, nil), (UInt64?(4), 5, nil), (5, 5, nil), (UInt64.max, 0, nil),
+      (UInt64.max, UInt64.max, nil), (0, UInt64.max, (1, UInt64.max - 1)),
+      (UInt64.max - 2, UInt64.max, (UInt64.max - 1, 1)),
+    ] as [(UInt64?, UInt64, (UInt64, UInt64)?)])
+  func gapRule(previous: UInt64?, sequence: UInt64, expected: (UInt64, UInt64)?) {
+    let gap = FrameReceiver.gap(after: previous, at: sequence)
+    #expect(gap?.first == expected?.0 && gap?.count == expected?.1)
+  }
+
+  // MARK: Item 7: one receiver per folder
+
+  @Test(
+    "a second receiver into a folder being received into: 75 naming the lock; the first's lines stay"
+  )
+  func secondReceiverRefused() throws {
+    let folder = try temporaryFolder("rx-lock")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let bound = PortBox()
+    let first = Self.options(folder, acceptSeconds: 3)
+    let running = Background { () -> String in
+      do {
+        _ = try FrameReceiver(options: first).run { bound.set($0) }
+        return "returned"
+      } catch {
+        return "\(error)"
+      }
+    }
+    _ = try bound.wait()
+    let captured = CapturedOutput()
+    let code = ARSimCLI.run(
+      arguments: [
+        "receive", "--port", "0", "--peer-token", "EXT", "--my-token", "APP", "--out", folder,
+        "--accept-timeout", "1",
+      ], output: captured.output)
+    #expect(code == 75, "\(captured.standardError)")
+    #expect(captured.standardError.contains("--wait-for-lock"), "\(captured.standardError)")
+    #expect(!captured.standardError.contains("listening on"), "\(captured.standardError)")
+    // The first receiver is untouched: it times out waiting for a sender, as it would alone.
+    #expect(try running.value(seconds: 10).contains("timed out"))
+    #expect(try Self.summaryFile(folder)["end"] as? String == "timed out")
+  }
+
+  @Test("--wait-for-lock: the second receiver waits for the first to finish, then runs")
+  func secondReceiverWaits() throws {
+    let folder = try temporaryFolder("rx-lock-wait")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let bound = PortBox()
+    let first = Self.options(folder, acceptSeconds: 1)
+    let running = Background { () -> Bool in
+      (try? FrameReceiver(options: first).run { bound.set($0) }) != nil
+    }
+    _ = try bound.wait()
+    let start = ContinuousClock.now
+    var second = Self.options(folder, acceptSeconds: 1)
+    second.waitsForLock = true
+    #expect(throws: LiveError.self) { _ = try FrameReceiver(options: second).run() }
+    // The first held the folder for its 1 s accept timeout, then the second waited 1 s more.
+    #expect(ContinuousClock.now - start >= .milliseconds(1500))
+    #expect(try running.value() == false)
+  }
+
+  // MARK: Item 8: receive.json on every way out; a bad --out before listening
+
+  @Test("no sender within --accept-timeout: 69, receive.json says 'timed out' with the detail")
+  func noSender() throws {
+    let folder = try temporaryFolder("rx-nobody")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let captured = CapturedOutput()
+    let code = ARSimCLI.run(
+      arguments: [
+        "receive", "--port", "0", "--peer-token", "EXT", "--my-token", "APP", "--out", folder,
+        "--accept-timeout", "0.3",
+      ], output: captured.output)
+    #expect(code == 69, "\(captured.standardError)")
+    let json = try Self.summaryFile(folder)
+    #expect(json["end"] as? String == "timed out")
+    #expect(json["frames"] as? Int == 0)
+    #expect((json["detail"] as? String)?.isEmpty == false, "\(json)")
+  }
+
+  @Test("a sender with the wrong token: 76, receive.json says 'rejected'")
+  func rejectedToken() throws {
+    let folder = try temporaryFolder("rx-rejected")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let bound = PortBox()
+    let options = Self.options(folder)
+    let receiver = Background { () -> String in
+      do {
+        _ = try FrameReceiver(options: options).run { bound.set($0) }
+        return "returned"
+      } catch {
+        return (error as? LiveError)?.failure.rawValue ?? "\(error)"
+      }
+    }
+    let sender = BroadcastSender(
+      endpoint: try bound.wait(), transmissionToken: "XYZ", receptionToken: "APP",
+      handshakeTimeout: .seconds(2))
+    #expect(throws: LiveError.self) { _ = try sender.connect() }
+    #expect(try receiver.value() == "rejected")
+    let json = try Self.summaryFile(folder)
+    #expect(json["end"] as? String == "rejected")
+    #expect((json["detail"] as? String)?.contains("token other than --peer-token") == true)
+  }
+
+  @Test("a stale receive.json of an earlier run is gone once a new run starts")
+  func staleSummaryRemoved() throws {
+    let folder = try temporaryFolder("rx-stale")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    _ = try Self.receive([0, 1, 2], into: folder)
+    #expect(try Self.summaryFile(folder)["frames"] as? Int == 3)
+    let options = Self.options(folder, acceptSeconds: 1)
+    #expect(throws: LiveError.self) { _ = try FrameReceiver(options: options).run() }
+    #expect(try Self.summaryFile(folder)["frames"] as? Int == 0)
+  }
+
+  @Test(
+    "an --out that cannot be a folder is refused (73) before listening, even on a taken port",
+    arguments: ["file", "file/sub"])
+  func badOutput(suffix: String) throws {
+    let folder = try temporaryFolder("rx-bad-out")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    #expect(FileManager.default.createFile(atPath: folder + "/file", contents: Data("x".utf8)))
+    // The port is taken: a receiver that listened first would exit 64 (address in use).
+    let taken = try TCPListener(endpoint: LoopbackEndpoint(port: 0))
+    let captured = CapturedOutput()
+    let code = ARSimCLI.run(
+      arguments: [
+        "receive", "--port", String(taken.endpoint.port), "--peer-token", "EXT", "--my-token",
+        "APP", "--out", folder + "/" + suffix, "--accept-timeout", "1",
+      ], output: captured.output)
+    #expect(code == 73, "\(captured.standardError)")
+    #expect(captured.standardError.contains(folder + "/file"), "\(captured.standardError)")
+    #expect(!captured.standardError.contains("listening on"), "\(captured.standardError)")
+  }
+}
