@@ -1,5 +1,7 @@
 #include "CPNGWriter.h"
 
+#include "RunLengthDeflate.h"
+
 #include <CPUFeatures.h>
 #include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
@@ -38,6 +40,7 @@ typedef struct encoder_buffers {
   struct isal_zstream stream;
   uint8_t *level, *strip, *rows, *out;
   size_t levelCapacity, stripCapacity, rowsCapacity, outCapacity;
+  arsim_rle_work runLength;
   struct encoder_buffers *next;
 } encoder_buffers;
 
@@ -51,6 +54,7 @@ static void free_buffers(encoder_buffers *b) {
   free(b->strip);
   free(b->rows);
   free(b->out);
+  arsim_rle_free(&b->runLength);
   free(b);
 }
 
@@ -271,14 +275,20 @@ static size_t strip_rows(size_t filteredRow) {
 }
 
 int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
-                      arsim_pngw_format format, int level, arsim_pngw_filter filter,
-                      const uint8_t **out, size_t *outLength, void **buffersOut,
+                      arsim_pngw_format format, arsim_pngw_deflater deflater, int level,
+                      arsim_pngw_filter filter, const uint8_t **out, size_t *outLength, void **buffersOut,
                       char *error, size_t errorCapacity) {
   if (!pixels || !out || !outLength || !buffersOut || width == 0 || height == 0 || width > 0x7fffffffu ||
       height > 0x7fffffffu) {
     set_error(error, errorCapacity, "invalid arguments to encoder");
     return 1;
   }
+  if (deflater != ARSIM_PNGW_DEFLATE_ISAL && deflater != ARSIM_PNGW_DEFLATE_RUN_LENGTH) {
+    set_error(error, errorCapacity, "unknown deflater");
+    return 1;
+  }
+  const int runLength = deflater == ARSIM_PNGW_DEFLATE_RUN_LENGTH;
+  if (runLength) level = 0;  // no level: only the ISA-L level buffer's size reads it
   if (level < 0 || level > 3) {
     set_error(error, errorCapacity, "ISA-L deflate level must be 0…3");
     return 1;
@@ -295,7 +305,12 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
   const size_t rowBytes = (size_t)width * bpp, inRow = (size_t)width * inBpp;
   const size_t filteredRow = rowBytes + 1;
   const size_t stripRows = strip_rows(filteredRow);
-  const size_t slack = 64;  // the SIMD filters store up to 32 bytes past a row
+  // Rows per Huffman block of the run-length encoder: whole strips up to about 1 MiB (a block's
+  // code tables cost ≈ 20 µs to build, and adapt to the rows they cover; a constant, so the
+  // bytes depend on the image alone).
+  const size_t runLengthBlock = 1u << 20;
+  // The SIMD filters store up to 32 bytes past a row; the run finder reads up to 64 past it.
+  const size_t slack = 128;
   static const size_t levelBuffers[4] = {ISAL_DEF_LVL0_DEFAULT, ISAL_DEF_LVL1_DEFAULT,
                                          ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
 
@@ -309,7 +324,9 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
   if (!buffers || !ensure(&buffers->out, &buffers->outCapacity, o.capacity) ||
       !ensure(&buffers->strip, &buffers->stripCapacity, filteredRow * stripRows + slack) ||
       !ensure(&buffers->rows, &buffers->rowsCapacity, 2 * rowBytes + 5 * filteredRow + slack) ||
-      !ensure(&buffers->level, &buffers->levelCapacity, levelBuffers[level])) {
+      !ensure(&buffers->level, &buffers->levelCapacity, levelBuffers[level]) ||
+      (runLength && !arsim_rle_reserve(&buffers->runLength, filteredRow,
+                                       runLengthBlock + filteredRow * stripRows))) {
     set_error(error, errorCapacity, "out of memory while encoding");
     if (buffers) give_back(buffers);
     return 1;
@@ -340,6 +357,14 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
   const size_t idatStart = o.length;
   o.length += 8;  // length and type, written when the stream is complete
 
+  // The run-length encoder: zlib header (RFC 1950: deflate, 32 KiB window, fastest), blocks as
+  // the strips come, the Adler-32 of the filtered bytes at the end.
+  arsim_bit_writer writer = {NULL, 0, 0};
+  uint32_t adler = 1;
+  if (runLength) {
+    o.data[o.length++] = 0x78;
+    o.data[o.length++] = 0x01;
+  }
   isal_deflate_init(stream);
   stream->level = (uint32_t)level;
   stream->level_buf = levelBuffer;
@@ -393,6 +418,23 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
         filter_row(type, current, prior, rowBytes, bpp, f + 1);
       }
     }
+    if (runLength) {
+      adler = isal_adler32(adler, strip, count * filteredRow);
+      arsim_rle_work *work = &buffers->runLength;
+      arsim_rle_add_rows(work, strip, filteredRow, count, (unsigned)bpp);
+      const int final = y0 + count == height;
+      if (final || work->inputBytes >= runLengthBlock) {
+        const size_t bound = arsim_rle_pending_bound(work);
+        if (o.capacity - o.length < bound + 12 && !reserve(&o, bound + (1u << 20))) {
+          set_error(error, errorCapacity, "out of memory while encoding");
+          goto done;
+        }
+        writer.next = o.data + o.length;
+        arsim_rle_flush_block(work, (unsigned)bpp, final, &writer);
+        o.length = (size_t)(writer.next - o.data);
+      }
+      continue;
+    }
     stream->next_in = strip;
     stream->avail_in = (uint32_t)(count * filteredRow);
     stream->end_of_stream = y0 + count == height;
@@ -418,6 +460,10 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
           (!stream->end_of_stream || stream->internal_state.state == ZSTATE_END))
         break;
     }
+  }
+  if (runLength) {
+    put32(o.data + o.length, adler);
+    o.length += 4;
   }
   size_t idatLength = o.length - idatStart - 8;
   if (idatLength > 0x7fffffffu) {

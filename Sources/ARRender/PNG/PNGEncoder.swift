@@ -1,20 +1,28 @@
 import CPNG
 import CPNGWriter
 
-/// PNG encoding settings and the encoder itself: ISA-L's deflate inside a container written by
-/// `CPNGWriter` (the default), or libpng with zlib through the `CPNG` shim.
+/// PNG encoding settings and the encoder itself: ARSim's own run-length deflate (the default) or
+/// ISA-L's, inside a container written by `CPNGWriter`, or libpng with zlib through the `CPNG`
+/// shim.
 ///
-/// The defaults favour speed for rendered frames: the UP filter with ISA-L (igzip) level 1,
-/// about 7 ms and 845 KB for a 1920×1440 benchmark frame against zlib level 1's 50 ms and
-/// 914 KB (Documentation/Performance.md, "Deflate"). `small` keeps libpng's adaptive filter
-/// with zlib level 9 for archives.
+/// The defaults favour speed for rendered frames: the UP filter with the run-length encoder
+/// (`Deflater.runLengthHuffman`, in the style of fpnge), several times faster than ISA-L
+/// (igzip) level 1 on rendered frames and about as small (Documentation/Performance.md,
+/// "Ninth round"). `small` keeps libpng's adaptive filter with zlib level 9 for archives.
 /// Decoding the output always gives back the input pixels exactly (PNG is lossless), except
-/// that `.rgb8` drops the alpha channel. The file bytes of the ISA-L path depend on the code
+/// that `.rgb8` drops the alpha channel. The run-length encoder's bytes depend on the pixels
+/// alone (no processor-specific path changes them); those of the ISA-L path depend on the code
 /// path ISA-L picks for the processor (Documentation/Performance.md, "Which bytes are
 /// identical where"); the pixels never do.
 public struct PNGEncoder: Hashable, Sendable {
   /// The deflate implementation that compresses the filtered rows.
   public enum Deflater: Hashable, Sendable {
+    /// ARSim's own encoder (`CPNGWriter/RunLengthDeflate.c`): each filtered byte is a literal
+    /// or part of a run repeating the pixel to its left (found with vector compares, no hash
+    /// table), one dynamic-Huffman block per ≈ 128 KiB of rows. Rendered frames are mostly
+    /// zeros after the UP filter, which runs carry. `compressionLevel` and `strategy` do not
+    /// apply.
+    case runLengthHuffman
     /// Intel ISA-L's igzip (Debian `libisal-dev`), levels 0…3, in a PNG container written by
     /// ARSim (`CPNGWriter`). `strategy` does not apply.
     case isal
@@ -63,7 +71,7 @@ public struct PNGEncoder: Hashable, Sendable {
 
   /// The layout written; default `.automatic`.
   public var pixelFormat: PixelFormat
-  /// The deflater; default `.isal`.
+  /// The deflater; default `.runLengthHuffman`.
   public var deflater: Deflater
   /// Deflate level: zlib 0 (store) … 9 (smallest), ISA-L 0 … 3; default 1.
   public var compressionLevel: Int
@@ -72,16 +80,19 @@ public struct PNGEncoder: Hashable, Sendable {
   /// The zlib strategy; default `.default` (zlib only).
   public var strategy: Strategy
 
-  /// Creates settings. Precondition: `compressionLevel` in 0…9 for zlib, 0…3 for ISA-L (trap).
+  /// Creates settings. Precondition: `compressionLevel` in 0…9 for zlib, 0…3 for ISA-L (trap;
+  /// not used by the run-length encoder).
   /// With ISA-L, `.adaptive` picks per row the filter with the smallest sum of absolute signed
   /// bytes (the PNG specification's heuristic), not libpng's weighting.
   public init(
-    pixelFormat: PixelFormat = .automatic, deflater: Deflater = .isal, compressionLevel: Int = 1,
+    pixelFormat: PixelFormat = .automatic, deflater: Deflater = .runLengthHuffman,
+    compressionLevel: Int = 1,
     filter: Filter = .up, strategy: Strategy = .default
   ) {
     switch deflater {
     case .zlib: precondition((0...9).contains(compressionLevel), "zlib level must be in 0…9")
     case .isal: precondition((0...3).contains(compressionLevel), "ISA-L level must be in 0…3")
+    case .runLengthHuffman: break
     }
     self.pixelFormat = pixelFormat
     self.deflater = deflater
@@ -127,14 +138,22 @@ public struct PNGEncoder: Hashable, Sendable {
     }
     switch deflater {
     case .isal:
-      return try encodeISAL(pixels, width: width, height: height, format: format, file: file)
+      return try encodeWithContainer(
+        pixels, width: width, height: height, format: format, deflater: ARSIM_PNGW_DEFLATE_ISAL,
+        file: file)
+    case .runLengthHuffman:
+      return try encodeWithContainer(
+        pixels, width: width, height: height, format: format,
+        deflater: ARSIM_PNGW_DEFLATE_RUN_LENGTH, file: file)
     case .zlib:
       return try encodeZlib(pixels, width: width, height: height, format: format, file: file)
     }
   }
 
-  private func encodeISAL(
-    _ pixels: UnsafeRawPointer, width: Int, height: Int, format: arsim_png_format, file: String
+  /// ARSim's container (`CPNGWriter`) around ISA-L or the run-length encoder.
+  private func encodeWithContainer(
+    _ pixels: UnsafeRawPointer, width: Int, height: Int, format: arsim_png_format,
+    deflater: arsim_pngw_deflater, file: String
   ) throws -> [UInt8] {
     let cFilter: arsim_pngw_filter
     switch filter {
@@ -150,7 +169,7 @@ public struct PNGEncoder: Hashable, Sendable {
     var message = [CChar](repeating: 0, count: 256)
     let status = message.withUnsafeMutableBufferPointer { error in
       arsim_pngw_encode(
-        pixels, UInt32(width), UInt32(height), arsim_pngw_format(format.rawValue),
+        pixels, UInt32(width), UInt32(height), arsim_pngw_format(format.rawValue), deflater,
         Int32(compressionLevel), cFilter, &out, &length, &buffers, error.baseAddress,
         error.count)
     }
@@ -187,6 +206,20 @@ public struct PNGEncoder: Hashable, Sendable {
       throw PNGError.encodingFailed(InputLocation(file: file), message: decodeCString(message))
     }
     return Array(UnsafeBufferPointer(start: out, count: length))
+  }
+}
+
+extension PNGEncoder {
+  /// The vector extension `CPNGWriter`'s filter and run finder use on this processor: `avx2`,
+  /// `ssse3` (the filter only; the run finder is then scalar) or `scalar`.
+  public static var filterInstructionSet: String {
+    var room = [UInt8](repeating: 0, count: 64)
+    let pixel: [UInt8] = [0, 0, 0, 0]
+    switch arsim_pngw_up_rgbx(pixel, nil, 0, &room, -1) {
+    case 2: return "avx2"
+    case 1: return "ssse3"
+    default: return "scalar"
+    }
   }
 }
 

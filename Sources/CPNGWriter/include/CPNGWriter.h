@@ -29,15 +29,25 @@ typedef enum {
   ARSIM_PNGW_FILTER_ADAPTIVE = 4,
 } arsim_pngw_filter;
 
+/// The deflate encoder of the image data.
+typedef enum {
+  /// ISA-L's isal_deflate (igzip) at the given level (0…3).
+  ARSIM_PNGW_DEFLATE_ISAL = 0,
+  /// ARSim's own run-length + Huffman encoder (RunLengthDeflate.h): runs that repeat the pixel to
+  /// the left, one dynamic-Huffman block per strip of rows; the level is not used.
+  ARSIM_PNGW_DEFLATE_RUN_LENGTH = 1,
+} arsim_pngw_deflater;
+
 /// Encodes `height` rows of `width` pixels (tightly packed, top row first) as a PNG whose image
-/// data is one zlib stream from ISA-L's isal_deflate at `level` (0…3) in one IDAT chunk.
+/// data is one zlib stream in one IDAT chunk, from `deflater` (ISA-L at `level` 0…3, or the
+/// run-length encoder).
 /// On success returns 0 and sets *out, *outLength and *buffers: the bytes live in a set of work
 /// buffers (reused from a small pool) until arsim_pngw_release(*buffers), which must follow.
 /// On failure returns non-zero with a NUL-terminated message in `error` (nothing to release).
 /// Thread-safe.
 int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
-                      arsim_pngw_format format, int level, arsim_pngw_filter filter,
-                      const uint8_t **out, size_t *outLength, void **buffers, char *error,
+                      arsim_pngw_format format, arsim_pngw_deflater deflater, int level,
+                      arsim_pngw_filter filter, const uint8_t **out, size_t *outLength, void **buffers, char *error,
                       size_t errorCapacity);
 
 /// Gives the work buffers of a successful arsim_pngw_encode back to the pool.

@@ -4,9 +4,10 @@ import Testing
 
 @testable import ARRender
 
-/// The ISA-L path (`CPNGWriter`): ARSim writes the PNG container itself, so these tests check
-/// it against libpng's decoder, `pngcheck` and values from the PNG and CRC specifications.
-@Suite("PNG writer (ISA-L)")
+/// ARSim's container (`CPNGWriter`, around ISA-L or the run-length encoder): ARSim writes the
+/// PNG container itself, so these tests check it against libpng's decoder, `pngcheck` and values
+/// from the PNG and CRC specifications.
+@Suite("PNG writer (ARSim's container)")
 struct PNGWriterTests {
   /// A smooth image with a few sharp edges (what deflate meets in rendered frames), plus the
   /// byte-wise noise of `PNGEncoderTests.pattern` in the bottom rows.
@@ -38,10 +39,15 @@ struct PNGWriterTests {
       if format == .rgb8 {
         for i in stride(from: 3, to: expected.pixels.count, by: 4) { expected.pixels[i] = 255 }
       }
-      for level in 0...3 {
-        let options = PNGEncoder(pixelFormat: format, compressionLevel: level, filter: filter)
+      let runLength = PNGEncoder(pixelFormat: format, deflater: .runLengthHuffman, filter: filter)
+      let isal = (0...3).map {
+        PNGEncoder(pixelFormat: format, deflater: .isal, compressionLevel: $0, filter: filter)
+      }
+      for options in [runLength] + isal {
         let data = try image.pngData(options: options)
-        #expect(try Image(pngData: data) == expected, "\(width)×\(height) level \(level)")
+        #expect(
+          try Image(pngData: data) == expected,
+          "\(width)×\(height) \(options.deflater) level \(options.compressionLevel)")
       }
     }
   }
@@ -50,9 +56,11 @@ struct PNGWriterTests {
   func depthRoundTrip(filter: PNGEncoder.Filter) throws {
     let values = (0..<(300 * 40)).map { UInt16(truncatingIfNeeded: ($0 % 300) &* 211 &+ $0 / 7) }
     let depth = try #require(DepthImage(width: 300, height: 40, millimetres: values))
-    let data = try depth.pngData(options: PNGEncoder(filter: filter))
-    #expect(data[24] == 16 && data[25] == 0)
-    #expect(try DepthImage(pngData: data) == depth)
+    for deflater in [PNGEncoder.Deflater.runLengthHuffman, .isal] {
+      let data = try depth.pngData(options: PNGEncoder(deflater: deflater, filter: filter))
+      #expect(data[24] == 16 && data[25] == 0)
+      #expect(try DepthImage(pngData: data) == depth, "\(deflater)")
+    }
   }
 
   @Test("the container: signature, IHDR, one IDAT holding a zlib stream, IEND")
@@ -127,10 +135,12 @@ struct PNGWriterTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     var paths: [String] = []
     for (i, format) in [PNGEncoder.PixelFormat.rgb8, .rgba8].enumerated() {
-      let path = folder + "/image\(i).png"
-      try Self.frameLike(width: 300, height: 100, opaque: false).writePNG(
-        to: path, options: PNGEncoder(pixelFormat: format))
-      paths.append(path)
+      for deflater in [PNGEncoder.Deflater.runLengthHuffman, .isal] {
+        let path = folder + "/image\(i)-\(deflater).png"
+        try Self.frameLike(width: 300, height: 100, opaque: false).writePNG(
+          to: path, options: PNGEncoder(pixelFormat: format, deflater: deflater))
+        paths.append(path)
+      }
     }
     let depth = try #require(
       DepthImage(width: 4, height: 2, millimetres: [0, 1, 2, 3, 1000, 2000, 65535, 7]))

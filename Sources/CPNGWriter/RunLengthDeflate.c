@@ -1,0 +1,486 @@
+#include "RunLengthDeflate.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <CPUFeatures.h>
+#include <immintrin.h>
+#endif
+
+// MARK: bits (RFC 1951 §3.1.1: least significant bit first; Huffman codes bit-reversed)
+
+static inline void put_bits(arsim_bit_writer *w, uint64_t code, unsigned length) {
+  w->bits |= code << w->count;
+  w->count += length;
+  memcpy(w->next, &w->bits, 8);
+  w->next += w->count >> 3;
+  w->bits = (w->count & ~7u) == 64 ? 0 : w->bits >> (w->count & ~7u);
+  w->count &= 7;
+}
+
+/// Pads to a byte boundary with zero bits.
+static inline void align_to_byte(arsim_bit_writer *w) {
+  if (w->count) {
+    memcpy(w->next, &w->bits, 8);
+    w->next += 1;
+  }
+  w->bits = 0;
+  w->count = 0;
+}
+
+static uint32_t reverse_bits(uint32_t code, unsigned length) {
+  uint32_t reversed = 0;
+  for (unsigned i = 0; i < length; ++i) reversed |= ((code >> i) & 1u) << (length - 1 - i);
+  return reversed;
+}
+
+// MARK: length symbols (RFC 1951 §3.2.5)
+
+static const uint16_t lengthBase[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
+                                        31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
+static const uint8_t lengthExtra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
+                                        2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
+/// For a run of length L (3…258): its length symbol minus 257.
+static uint8_t lengthSymbol[259];
+static pthread_once_t tablesOnce = PTHREAD_ONCE_INIT;
+
+static void make_tables(void) {
+  for (int s = 0; s < 29; ++s) {
+    int end = s == 28 ? 259 : lengthBase[s + 1];
+    if (s == 27) end = 258;  // 227…257; 258 has a symbol of its own
+    for (int length = lengthBase[s]; length < end; ++length) lengthSymbol[length] = (uint8_t)s;
+  }
+}
+
+// MARK: Huffman code lengths, limited (two-queue Huffman, then JPEG Annex K.3's adjustment)
+
+typedef struct {
+  uint32_t frequency;
+  uint16_t symbol;
+} weighted_symbol;
+
+static int by_frequency(const void *a, const void *b) {
+  const weighted_symbol *x = a, *y = b;
+  if (x->frequency != y->frequency) return x->frequency < y->frequency ? -1 : 1;
+  return (int)x->symbol - (int)y->symbol;
+}
+
+/// Code lengths (0 for unused symbols) of an optimal prefix code over `count` symbols whose
+/// longest code is at most `limit` bits. At least two symbols get a code (a used one and, if
+/// only one is used, the next symbol), so every code is complete.
+static void code_lengths(const uint32_t *frequency, int count, unsigned limit, uint8_t *lengths) {
+  weighted_symbol used[288];
+  int m = 0;
+  for (int s = 0; s < count; ++s) {
+    lengths[s] = 0;
+    if (frequency[s]) used[m++] = (weighted_symbol){frequency[s], (uint16_t)s};
+  }
+  if (m < 2) {
+    int first = m ? used[0].symbol : 0;
+    lengths[first] = 1;
+    lengths[first + 1 < count ? first + 1 : first - 1] = 1;
+    return;
+  }
+  qsort(used, (size_t)m, sizeof used[0], by_frequency);
+  // Leaves 0…m−1 in increasing weight, internal nodes m… in the order they are made (also
+  // increasing weight), so the two lightest are always at the heads of the two queues.
+  uint64_t weight[2 * 288];
+  int parent[2 * 288];
+  for (int k = 0; k < m; ++k) weight[k] = used[k].frequency;
+  int leaf = 0, inner = m, next = m;
+  for (int k = 0; k < m - 1; ++k) {
+    int pick[2];
+    for (int j = 0; j < 2; ++j) {
+      if (leaf < m && (inner >= next || weight[leaf] <= weight[inner])) {
+        pick[j] = leaf++;
+      } else {
+        pick[j] = inner++;
+      }
+    }
+    weight[next] = weight[pick[0]] + weight[pick[1]];
+    parent[pick[0]] = parent[pick[1]] = next;
+    ++next;
+  }
+  unsigned depth[2 * 288];
+  depth[next - 1] = 0;
+  unsigned lengthCount[290] = {0};
+  unsigned longest = 0;
+  for (int node = next - 2; node >= 0; --node) {
+    depth[node] = depth[parent[node]] + 1;
+    if (node < m) {
+      ++lengthCount[depth[node]];
+      if (depth[node] > longest) longest = depth[node];
+    }
+  }
+  // Too long: move pairs of the deepest leaves up (JPEG's adjust_bits), keeping Kraft's sum 1.
+  for (unsigned i = longest; i > limit; --i) {
+    while (lengthCount[i] > 0) {
+      unsigned j = i - 2;
+      while (lengthCount[j] == 0) --j;
+      lengthCount[i] -= 2;
+      lengthCount[i - 1] += 1;
+      lengthCount[j + 1] += 2;
+      lengthCount[j] -= 1;
+    }
+  }
+  // The longest codes to the rarest symbols.
+  int k = 0;
+  for (unsigned length = longest < limit ? longest : limit; length >= 1; --length) {
+    for (unsigned c = 0; c < lengthCount[length]; ++c) lengths[used[k++].symbol] = (uint8_t)length;
+  }
+}
+
+/// Canonical codes (RFC 1951 §3.2.2), bit-reversed for writing.
+static void canonical_codes(const uint8_t *lengths, int count, uint32_t *codes) {
+  unsigned lengthCount[16] = {0};
+  for (int s = 0; s < count; ++s) ++lengthCount[lengths[s]];
+  lengthCount[0] = 0;
+  uint32_t next[16], code = 0;
+  for (int bits = 1; bits < 16; ++bits) {
+    code = (code + lengthCount[bits - 1]) << 1;
+    next[bits] = code;
+  }
+  for (int s = 0; s < count; ++s) {
+    codes[s] = lengths[s] ? reverse_bits(next[lengths[s]]++, lengths[s]) : 0;
+  }
+}
+
+// MARK: runs: where a byte equals the one three back
+
+/// Bit i of masks[i / 64] set when row[i] == row[i − d] (d ≤ i < n); bits from n on clear.
+static void equal_masks_scalar(const uint8_t *row, size_t n, size_t d, uint64_t *masks) {
+  size_t words = (n + 63) / 64;
+  memset(masks, 0, words * 8);
+  for (size_t i = d; i < n; ++i) {
+    if (row[i] == row[i - d]) masks[i >> 6] |= 1ull << (i & 63);
+  }
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static void equal_masks_avx2(const uint8_t *row, size_t n,
+                                                              size_t d, uint64_t *masks) {
+  size_t words = (n + 63) / 64;
+  // The first 64 bytes one by one (nothing before the row may be read), then 64 per step:
+  // the loads may run past n into the strip's slack; those bits are cleared below.
+  uint64_t first = 0;
+  for (size_t i = d; i < n && i < 64; ++i) {
+    if (row[i] == row[i - d]) first |= 1ull << i;
+  }
+  masks[0] = first;
+  for (size_t w = 1; w < words; ++w) {
+    const uint8_t *p = row + 64 * w;
+    __m256i a0 = _mm256_loadu_si256((const __m256i *)p);
+    __m256i b0 = _mm256_loadu_si256((const __m256i *)(p - d));
+    __m256i a1 = _mm256_loadu_si256((const __m256i *)(p + 32));
+    __m256i b1 = _mm256_loadu_si256((const __m256i *)(p + 32 - d));
+    uint32_t low = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a0, b0));
+    uint32_t high = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a1, b1));
+    masks[w] = (uint64_t)low | (uint64_t)high << 32;
+  }
+  if (n & 63) masks[words - 1] &= (1ull << (n & 63)) - 1;
+}
+#endif
+
+/// 1 when the processor runs AVX2, asked once (CPUID traps to the hypervisor in a VM: slow).
+static int use_avx2(void) {
+#if defined(__x86_64__)
+  static int cached = -1;
+  int value = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+  if (value < 0) {
+    value = arsim_cpu_supports_x86_64_v3() ? 1 : 0;
+    __atomic_store_n(&cached, value, __ATOMIC_RELAXED);
+  }
+  return value;
+#else
+  return 0;
+#endif
+}
+
+static void equal_masks(const uint8_t *row, size_t n, size_t d, uint64_t *masks) {
+#if defined(__x86_64__)
+  if (use_avx2()) {
+    equal_masks_avx2(row, n, d, masks);
+    return;
+  }
+#endif
+  equal_masks_scalar(row, n, d, masks);
+}
+
+/// The first index ≥ from whose bit is set in `masks` (n if none).
+static inline size_t next_set(const uint64_t *masks, size_t from, size_t words, size_t n) {
+  size_t k = from >> 6;
+  if (k >= words) return n;
+  uint64_t w = masks[k] & (~0ull << (from & 63));
+  while (!w) {
+    if (++k >= words) return n;
+    w = masks[k];
+  }
+  size_t i = k * 64 + (size_t)__builtin_ctzll(w);
+  return i < n ? i : n;
+}
+
+/// The first index ≥ from whose bit is clear in `masks` (n if none before n).
+static inline size_t next_clear(const uint64_t *masks, size_t from, size_t words, size_t n) {
+  size_t k = from >> 6;
+  if (k >= words) return n;
+  uint64_t w = ~masks[k] & (~0ull << (from & 63));
+  while (!w) {
+    if (++k >= words) return n;
+    w = ~masks[k];
+  }
+  size_t i = k * 64 + (size_t)__builtin_ctzll(w);
+  return i < n ? i : n;
+}
+
+// MARK: the block
+
+size_t arsim_rle_pending_bound(const arsim_rle_work *work) {
+  // A token is at most 15 + 5 + 1 bits; the header at most 5 + 5 + 4 + 19 · 3 + 290 · 14 bits;
+  // 8 bytes for the writer's whole-word stores.
+  return work->tokenCount * 3 + 600 + 8;
+}
+
+int arsim_rle_reserve(arsim_rle_work *work, size_t rowLength, size_t bytes) {
+  // A token per byte at most (the filter type byte is a literal), and 16 of slack for
+  // copy_literals.
+  size_t tokens = bytes + 16;
+  if (work->tokenCapacity < tokens) {
+    free(work->tokens);
+    work->tokens = (uint16_t *)malloc(tokens * sizeof(uint16_t));
+    work->tokenCapacity = work->tokens ? tokens : 0;
+  }
+  size_t words = rowLength / 64 + 2;
+  if (work->maskCapacity < 2 * words) {
+    free(work->masks);
+    work->masks = (uint64_t *)malloc(2 * words * sizeof(uint64_t));
+    work->maskCapacity = work->masks ? 2 * words : 0;
+  }
+  work->tokenCount = 0;
+  work->inputBytes = 0;
+  return work->tokens != NULL && work->masks != NULL;
+}
+
+void arsim_rle_free(arsim_rle_work *work) {
+  free(work->tokens);
+  free(work->masks);
+  memset(work, 0, sizeof *work);
+}
+
+/// tokens[0..<count] = bytes widened; may write up to 15 tokens past them and read up to 15
+/// bytes past the last.
+static inline void copy_literals(const uint8_t *bytes, size_t count, uint16_t *tokens) {
+#if defined(__x86_64__)
+  const __m128i zero = _mm_setzero_si128();
+  for (size_t k = 0; k < count; k += 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(bytes + k));
+    _mm_storeu_si128((__m128i *)(tokens + k), _mm_unpacklo_epi8(v, zero));
+    _mm_storeu_si128((__m128i *)(tokens + k + 8), _mm_unpackhi_epi8(v, zero));
+  }
+#else
+  for (size_t k = 0; k < count; ++k) tokens[k] = bytes[k];
+#endif
+}
+
+/// Tokens: 0…255 a literal byte, 256 + (L − 3) a run of L bytes (3…258) at distance d.
+static size_t tokenize(const uint8_t *strip, size_t rowLength, size_t rows, size_t d,
+                       uint16_t *tokens, uint64_t *masks) {
+  size_t t = 0;
+  const size_t n = rowLength - 1, words = (n + 63) / 64;
+  uint64_t *equal = masks, *starts = masks + words + 1;
+  for (size_t r = 0; r < rows; ++r) {
+    const uint8_t *row = strip + r * rowLength;
+    tokens[t++] = row[0];
+    const uint8_t *b = row + 1;
+    equal_masks(b, n, d, equal);
+    // A run can start at i when bytes i, i+1 and i+2 all repeat (length ≥ 3).
+    equal[words] = 0;
+    for (size_t k = 0; k < words; ++k) {
+      uint64_t e = equal[k], following = equal[k + 1];
+      starts[k] = e & (e >> 1 | following << 63) & (e >> 2 | following << 62);
+    }
+    size_t i = 0;
+    while (i < n) {
+      size_t p = next_set(starts, i, words, n);
+      // Literals are counted later, in flush_block (a count per literal here was a chain of
+      // stores to the same few counters), and copied 16 at a time: most literal stretches are
+      // short, and a loop that ends at the exact byte mispredicted its exit on each.
+      copy_literals(b + i, p - i, tokens + t);
+      t += p - i;
+      i = p;
+      if (p >= n) break;
+      size_t end = next_clear(equal, p, words, n);
+      size_t length = end - p;
+      while (length > 258) {
+        size_t piece = length - 258 >= 3 ? 258 : length - 3;
+        tokens[t++] = (uint16_t)(256 + piece - 3);
+        length -= piece;
+      }
+      tokens[t++] = (uint16_t)(256 + length - 3);
+      i = end;
+    }
+  }
+  return t;
+}
+
+/// The order the code-length code's lengths are written in (RFC 1951 §3.2.7).
+static const uint8_t codeLengthOrder[19] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
+                                            11, 4,  12, 3, 13, 2, 14, 1, 15};
+
+void arsim_rle_add_rows(arsim_rle_work *work, const uint8_t *rows, size_t rowLength,
+                        size_t count, unsigned distance) {
+  work->tokenCount +=
+      tokenize(rows, rowLength, count, distance, work->tokens + work->tokenCount, work->masks);
+  work->inputBytes += rowLength * count;
+}
+
+void arsim_rle_flush_block(arsim_rle_work *work, unsigned distance, int final,
+                           arsim_bit_writer *out) {
+  pthread_once(&tablesOnce, make_tables);
+  const size_t count = work->tokenCount;
+  // Four tables, so that equal tokens in a row do not wait on each other's increments.
+  uint32_t partial[4][512];
+  memset(partial, 0, sizeof partial);
+  size_t k = 0;
+  for (; k + 4 <= count; k += 4) {
+    ++partial[0][work->tokens[k]];
+    ++partial[1][work->tokens[k + 1]];
+    ++partial[2][work->tokens[k + 2]];
+    ++partial[3][work->tokens[k + 3]];
+  }
+  for (; k < count; ++k) ++partial[0][work->tokens[k]];
+  uint32_t tokenCount[512];
+  for (int token = 0; token < 512; ++token) {
+    tokenCount[token] = partial[0][token] + partial[1][token] + partial[2][token] + partial[3][token];
+  }
+
+  // Literal/length alphabet counts; the one distance used, 1…4, is code distance − 1.
+  uint32_t frequency[286] = {0};
+  for (int v = 0; v < 256; ++v) frequency[v] = tokenCount[v];
+  frequency[256] = 1;  // end of block
+  for (int length = 3; length <= 258; ++length) {
+    frequency[257 + lengthSymbol[length]] += tokenCount[256 + length - 3];
+  }
+  uint8_t lengths[286 + 4];
+  code_lengths(frequency, 286, 15, lengths);
+  uint32_t codes[286];
+  canonical_codes(lengths, 286, codes);
+  // Two distance codes of one bit each (a complete code), the used one and code 0 (or 1):
+  // canonically the lower symbol is bit 0.
+  const int usedCode = (int)distance - 1, other = usedCode == 0 ? 1 : 0;
+  const int distanceCodes = (usedCode > other ? usedCode : other) + 1;
+  uint8_t *distanceLengths = lengths + 286;
+  memset(distanceLengths, 0, 4);
+  distanceLengths[usedCode] = 1;
+  distanceLengths[other] = 1;
+  const uint32_t distanceCode = usedCode > other ? 1 : 0;
+
+  int literalCodes = 286;
+  while (literalCodes > 257 && lengths[literalCodes - 1] == 0) --literalCodes;
+
+  // The code lengths, run-length coded with symbols 16 (repeat), 17 and 18 (zeros).
+  uint8_t all[286 + 4];
+  memcpy(all, lengths, (size_t)literalCodes);
+  memcpy(all + literalCodes, distanceLengths, (size_t)distanceCodes);
+  const int allCount = literalCodes + distanceCodes;
+  uint8_t rleSymbol[290], rleExtra[290];
+  int rleCount = 0;
+  uint32_t codeLengthFrequency[19] = {0};
+  for (int i = 0; i < allCount;) {
+    int run = 1;
+    while (i + run < allCount && all[i + run] == all[i]) ++run;
+    int taken;
+    if (all[i] == 0 && run >= 11) {
+      taken = run > 138 ? 138 : run;
+      rleSymbol[rleCount] = 18;
+      rleExtra[rleCount++] = (uint8_t)(taken - 11);
+    } else if (all[i] == 0 && run >= 3) {
+      taken = run;
+      rleSymbol[rleCount] = 17;
+      rleExtra[rleCount++] = (uint8_t)(taken - 3);
+    } else if (run >= 4) {
+      // The length once, then repeats of it (3…6 each).
+      rleSymbol[rleCount] = all[i];
+      rleExtra[rleCount++] = 0;
+      ++codeLengthFrequency[all[i]];
+      taken = 1 + (run - 1 > 6 ? 6 : run - 1);
+      rleSymbol[rleCount] = 16;
+      rleExtra[rleCount++] = (uint8_t)(taken - 1 - 3);
+    } else {
+      taken = 1;
+      rleSymbol[rleCount] = all[i];
+      rleExtra[rleCount++] = 0;
+    }
+    ++codeLengthFrequency[rleSymbol[rleCount - 1]];
+    i += taken;
+  }
+  // (The repeat case counted its literal length above; the loop's last line counts the 16.)
+  static const uint8_t rleExtraBits[19] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                           0, 0, 0, 0, 0, 0, 2, 3, 7};
+  uint8_t codeLengthLengths[19];
+  code_lengths(codeLengthFrequency, 19, 7, codeLengthLengths);
+  uint32_t codeLengthCodes[19];
+  canonical_codes(codeLengthLengths, 19, codeLengthCodes);
+  int codeLengthCount = 19;
+  while (codeLengthCount > 4 && codeLengthLengths[codeLengthOrder[codeLengthCount - 1]] == 0) {
+    --codeLengthCount;
+  }
+
+  // Every token's bits in one table entry: a run is its length code, extra bits and distance.
+  uint32_t tokenCode[512];
+  uint8_t tokenLength[512];
+  for (int v = 0; v < 256; ++v) {
+    tokenCode[v] = codes[v];
+    tokenLength[v] = lengths[v];
+  }
+  for (int length = 3; length <= 258; ++length) {
+    int s = lengthSymbol[length];
+    unsigned bits = lengths[257 + s];
+    uint32_t code = codes[257 + s];
+    code |= (uint32_t)(length - lengthBase[s]) << bits;
+    bits += lengthExtra[s];
+    code |= distanceCode << bits;
+    bits += 1;
+    tokenCode[256 + length - 3] = code;
+    tokenLength[256 + length - 3] = (uint8_t)bits;
+  }
+
+  put_bits(out, final ? 1 : 0, 1);
+  put_bits(out, 2, 2);  // dynamic Huffman codes
+  put_bits(out, (uint64_t)(literalCodes - 257), 5);
+  put_bits(out, (uint64_t)(distanceCodes - 1), 5);
+  put_bits(out, (uint64_t)(codeLengthCount - 4), 4);
+  for (int i = 0; i < codeLengthCount; ++i) put_bits(out, codeLengthLengths[codeLengthOrder[i]], 3);
+  for (int i = 0; i < rleCount; ++i) {
+    uint8_t s = rleSymbol[i];
+    put_bits(out, codeLengthCodes[s], codeLengthLengths[s]);
+    if (rleExtraBits[s]) put_bits(out, rleExtra[i], rleExtraBits[s]);
+  }
+
+  // The body: two tokens (≤ 21 bits each) per 64-bit store.
+  const uint16_t *tokens = work->tokens;
+  uint64_t bits = out->bits;
+  unsigned used = out->count;
+  uint8_t *next = out->next;
+  size_t t = 0;
+  for (; t + 2 <= count; t += 2) {
+    uint16_t a = tokens[t], b = tokens[t + 1];
+    bits |= (uint64_t)tokenCode[a] << used;
+    used += tokenLength[a];
+    bits |= (uint64_t)tokenCode[b] << used;
+    used += tokenLength[b];
+    memcpy(next, &bits, 8);
+    next += used >> 3;
+    bits >>= used & ~7u;
+    used &= 7;
+  }
+  out->bits = bits;
+  out->count = used;
+  out->next = next;
+  for (; t < count; ++t) put_bits(out, tokenCode[tokens[t]], tokenLength[tokens[t]]);
+  put_bits(out, codes[256], lengths[256]);
+  if (final) align_to_byte(out);
+  work->tokenCount = 0;
+  work->inputBytes = 0;
+}

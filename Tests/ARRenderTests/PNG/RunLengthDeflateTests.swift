@@ -1,0 +1,65 @@
+import Testing
+
+@testable import ARRender
+
+/// ARSim's run-length deflate (`PNGEncoder.Deflater.runLengthHuffman`, `CPNGWriter`'s
+/// RunLengthDeflate.c), decoded by libpng: runs split at deflate's 258-byte limit, alphabets
+/// from one symbol to all 256 literals, and every pixel layout (runs repeat the pixel to the
+/// left: 2, 3 or 4 bytes back).
+@Suite("PNG writer: run-length deflate")
+struct RunLengthDeflateTests {
+  static let encoder = PNGEncoder(deflater: .runLengthHuffman)
+
+  static func solid(width: Int, height: Int, rgba: [UInt8]) -> Image {
+    Image(width: width, height: height, fill: (rgba[0], rgba[1], rgba[2], rgba[3]))
+  }
+
+  @Test("one-colour rows of every width 1…300: runs of 0…897 bytes, around 258, 516 and 774")
+  func runLengths() throws {
+    for width in 1...300 {
+      let image = Self.solid(width: width, height: 3, rgba: [200, 17, 90, 255])
+      let data = try image.pngData(options: Self.encoder)
+      #expect(try Image(pngData: data) == image, "width \(width)")
+    }
+  }
+
+  @Test("a one-colour frame is almost all runs: 1920×1440 in under 40 KB")
+  func runsCarryFlatImages() throws {
+    let image = Self.solid(width: 1920, height: 1440, rgba: [30, 60, 90, 255])
+    let data = try image.pngData(options: Self.encoder)
+    // 8.3 MB of filtered bytes, 5760 per row: 23 runs of ≤ 258 bytes a row (a few bits each),
+    // against ≥ 1 bit per byte (≥ 1 MB) if every byte were a literal.
+    #expect(data.count < 40_000)
+    #expect(try Image(pngData: data) == image)
+  }
+
+  @Test("noise: all 256 literals, no runs, several Huffman blocks")
+  func noise() throws {
+    var generator = SeededGenerator(seed: 7)
+    var image = Image(width: 700, height: 700)
+    for i in 0..<image.pixels.count {
+      image.pixels[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: generator.next())
+    }
+    let data = try image.pngData(options: Self.encoder)
+    #expect(try Image(pngData: data) == image)
+    // Incompressible: about 8 bits per byte plus block headers, never far above.
+    #expect(data.count < 700 * 700 * 3 * 9 / 8)
+  }
+
+  @Test("RGBA and translucent pixels: runs four bytes back")
+  func rgba() throws {
+    var image = PNGWriterTests.frameLike(width: 333, height: 77, opaque: false)
+    for i in stride(from: 3, to: image.pixels.count, by: 4) { image.pixels[i] = UInt8(i % 251) }
+    let data = try image.pngData(options: Self.encoder)
+    #expect(data[25] == 6)
+    #expect(try Image(pngData: data) == image)
+  }
+
+  @Test("a 1 × 1 image and a single-symbol stream")
+  func tiny() throws {
+    let one = Self.solid(width: 1, height: 1, rgba: [0, 0, 0, 255])
+    #expect(try Image(pngData: one.pngData(options: Self.encoder)) == one)
+    let black = Self.solid(width: 64, height: 64, rgba: [0, 0, 0, 255])
+    #expect(try Image(pngData: black.pngData(options: Self.encoder)) == black)
+  }
+}
