@@ -64,6 +64,7 @@ let package = Package(
       providers: [.apt(["libpng-dev", "pkg-config"])]),
     .target(name: "CPNG", dependencies: ["CPNGSystem"], path: "Sources/CPNG"),
     .target(name: "CPUFeatures", path: "Sources/CPUFeatures"),
+    .target(name: "CMalloc", path: "Sources/CMalloc"),
     .systemLibrary(
       name: "CISAL", path: "Sources/CISAL", pkgConfig: "libisal",
       providers: [.apt(["libisal-dev"])]),
@@ -148,7 +149,8 @@ let package = Package(
         "ARCollaboration", "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARLive",
       ],
       swiftSettings: cxxInterop),
-    .executableTarget(name: "arsim", dependencies: ["ARSimCLI"], swiftSettings: cxxInterop),
+    .executableTarget(
+      name: "arsim", dependencies: ["ARSimCLI", "CMalloc"], swiftSettings: cxxInterop),
 
     // MARK: Tests
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
