@@ -6,9 +6,10 @@ import ARSupport
 import Foundation
 
 /// `arsim bench [B1|B2|B3|B4|S1 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
-/// [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--track FILE] [--out DIR]`:
+/// [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--size WxH] [--spheres N]
+/// [--track FILE] [--out DIR]`:
 /// runs the benchmark scenes (Documentation/Performance.md; none named: B1, B2, B3 and S1) and
-/// prints per-stage medians,
+/// prints the processor, per-stage medians,
 /// frames/s, the load check, threads, the rasterizer build and peak memory.
 enum BenchCommand {
   static func run(_ arguments: [String], output: CommandOutput) throws -> ExitCode {
@@ -19,7 +20,7 @@ enum BenchCommand {
       arguments,
       valueOptions: [
         "--frames", "--threads", "--supersampling", "--png", "--track", "--out",
-        "--instruction-set",
+        "--instruction-set", "--size", "--spheres",
       ],
       flagOptions: ["--sequential"])
     var scenes: [BenchScene] = []
@@ -48,6 +49,10 @@ enum BenchCommand {
     guard ["fast", "small"].contains(settings.png) else {
       throw UsageError("--png \(InputText.quoted(settings.png)): expected fast or small")
     }
+    if let text = args.value("--size") {
+      settings.size = try parseSize(text)
+    }
+    settings.sphereCount = try args.integer("--spheres", in: 1...1_000_000)
     if let name = args.value("--instruction-set") {
       // Case-insensitive, like the scene names (`AVX2`, `b3`).
       guard let instructionSet = InstructionSet(rawValue: name.lowercased()) else {
@@ -74,9 +79,15 @@ enum BenchCommand {
         try? FileManager.default.removeItem(atPath: settings.folder)
       }
     }
+    output.print(
+      ProcessorDescription.current().line(
+        cores: Renderer.coreCount,
+        rasterizer: Renderer(options: RenderOptions(instructionSet: settings.instructionSet))
+          .instructionSet,
+        pngFilter: PNGEncoder.filterInstructionSet))
     for scene in scenes {
       let r = try Bench.run(scene, settings: settings)
-      let (width, height) = scene.size
+      let (width, height) = settings.size ?? scene.size
       output.print(
         "\(scene.rawValue) \(width)×\(height), \(r.frames) frames, supersampling "
           + "\(settings.supersampling), png \(scene.writesFrames ? settings.png : "none"), "
@@ -130,6 +141,19 @@ enum BenchCommand {
           + "operations/message; \(r.warnings) rate warning(s)")
     }
     return .ok
+  }
+
+  /// `WxH` (or `W×H`) with both in 1…16384.
+  /// - Throws: `UsageError` naming the option.
+  static func parseSize(_ text: String) throws -> (width: Int, height: Int) {
+    let parts = text.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" })
+    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+      (1...16384).contains(width), (1...16384).contains(height)
+    else {
+      throw UsageError(
+        "--size \(InputText.quoted(text)): expected WIDTHxHEIGHT, each 1…16384 (e.g. 1280x720)")
+    }
+    return (width, height)
   }
 
   /// A new folder only this user can enter (`mkdtemp`, mode 0700) in `$TMPDIR` or `/tmp`.

@@ -22,6 +22,11 @@ public struct BenchSettings: Sendable {
   public var pipelined: Bool = true
   /// Which build of the rasterizer runs.
   public var instructionSet: InstructionSet = .automatic
+  /// Output size in pixels instead of the scene's (`arsim bench --size WxH`); the rig is laid
+  /// out for it, so every sphere stays in view.
+  public var size: (width: Int, height: Int)? = nil
+  /// Stroke spheres instead of the scene's (`--spheres N`), laid out as the scene's are.
+  public var sphereCount: Int? = nil
   /// Folder for the scene file and the frames (emptied of nothing; frames overwrite).
   public var folder: String
 
@@ -78,8 +83,10 @@ public enum Bench {
     let folder = settings.folder + "/" + scene.rawValue
     let replayScene = try scene.makeScene(
       trackPath: settings.trackPath, frames: settings.frames,
-      supersampling: settings.supersampling, png: settings.png, folder: settings.folder)
-    let layout = scene.layout(intrinsics: replayScene.outputIntrinsics)
+      supersampling: settings.supersampling, png: settings.png, folder: settings.folder,
+      size: settings.size)
+    let layout = scene.layout(
+      intrinsics: replayScene.outputIntrinsics, sphereCount: settings.sphereCount)
     let rig = BenchRigSession(layout: layout)
     let holder = SessionHolder(rig)
     var options = ReplayOptions(outputDirectory: folder, threads: settings.threads)

@@ -44,9 +44,11 @@ public enum BenchScene: String, CaseIterable, Sendable {
   ///   - frames: output frames (300 by default in `arsim bench`).
   ///   - supersampling: N for N×N samples per pixel.
   ///   - png: `fast` or `small`.
+  ///   - size: output pixels instead of `size` (`arsim bench --size`).
   /// - Throws: `LocatedError`s from loading the track or scene.
   public func makeScene(
-    trackPath: String, frames: Int, supersampling: Int, png: String, folder: String
+    trackPath: String, frames: Int, supersampling: Int, png: String, folder: String,
+    size: (width: Int, height: Int)? = nil
   ) throws -> ReplayScene {
     let absoluteTrack =
       trackPath.hasPrefix("/")
@@ -64,7 +66,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
     }
     let first = track.poses.first?.worldFromCamera ?? .identity
     let p = first.translation
-    let (width, height) = size
+    let (width, height) = size ?? self.size
     let text = """
       {
         "name": "bench-\(rawValue)",
@@ -89,8 +91,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
     return try ReplayScene.load(path: path, registry: SessionRegistry())  // the rig is no kind
   }
 
-  /// The rig's layout for output intrinsics `intrinsics`.
-  func layout(intrinsics k: CameraIntrinsics) -> BenchLayout {
+  /// The rig's layout for output intrinsics `intrinsics`: `sphereCount` spheres (default the
+  /// scene's).
+  func layout(intrinsics k: CameraIntrinsics, sphereCount: Int? = nil) -> BenchLayout {
     var random = SplitMix64(seed: self == .b2 ? 0xB2 : 0xB1)
     func uniform(_ range: ClosedRange<Double>) -> Double {
       range.lowerBound + Double(random.next() >> 11) / Double(1 << 53)
@@ -98,7 +101,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
     }
     let spheresPerStroke = 50
     var strokes: [BenchLayout.Stroke] = []
-    var remaining = sphereCount
+    var remaining = sphereCount ?? self.sphereCount
     // Screen-space strokes: wavy lines stepping 0.8 projected radii, reflected at a margin of
     // 1.5 radii so every sphere lies wholly inside the image.
     while remaining > 0 {

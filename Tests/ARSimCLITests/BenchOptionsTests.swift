@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import ARSimCLI
+
+/// `arsim bench --size WxH --spheres N` and the `processor:` line (issues 27 and 31).
+@Suite("bench: size, sphere count and processor")
+struct BenchOptionsTests {
+  let root: String
+
+  init() throws {
+    root = NSTemporaryDirectory() + "arsim-bench-options-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+  }
+
+  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
+    let captured = CapturedOutput()
+    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
+    return (code, captured)
+  }
+
+  /// Three poses 0.1 s apart: frames 0…6 at 30 frames/s.
+  func shortTrack() throws -> String {
+    let track = root + "/short.txt"
+    let rows = (0..<3).map { i in "\(i * 100_000_000) 1 0 0 0 0 1 0 0 0 0 1 0" }
+    try Array((rows.joined(separator: "\n") + "\n").utf8).withUnsafeBytes {
+      try Data($0).write(to: URL(fileURLWithPath: track))
+    }
+    return track
+  }
+
+  @Test("--size and --spheres set the output size and the load; the lines outside checks read stay")
+  func sizeAndSpheres() throws {
+    let (code, output) = run([
+      "bench", "B1", "--frames", "2", "--size", "320x240", "--spheres", "37",
+      "--track", try shortTrack(), "--out", root + "/bench",
+    ])
+    #expect(code == 0, "\(output.standardError)")
+    let text = output.standardOutput
+    #expect(text.contains("B1 320×240, 2 frames"))
+    #expect(text.contains("spheres in view mean 37.0 (min 37)"))
+    #expect(text.contains("median ms/frame: sceneUpdate"))
+    #expect(text.contains(" render "))
+    #expect(text.contains("CPU: "))
+    #expect(text.contains("end to end: "))
+    // The frame written has the size asked for (IHDR width and height, big-endian).
+    let png = try Data(contentsOf: URL(fileURLWithPath: root + "/bench/B1/frame_00000.png"))
+    #expect(Array(png[16..<24]) == [0, 0, 1, 64, 0, 0, 0, 240])
+  }
+
+  @Test(
+    "--size and --spheres refuse malformed values (64)",
+    arguments: [
+      ["--size", "320"], ["--size", "0x10"], ["--size", "20000x10"], ["--size", "axb"],
+      ["--spheres", "0"],
+    ])
+  func refused(option: [String]) {
+    let (code, output) = run(["bench", "B3", "--frames", "1"] + option)
+    #expect(code == 64, "\(output.standardError)")
+    #expect(output.standardError.contains(option[0]))
+  }
+
+  @Test("/proc/cpuinfo's first processor: vendor, model name, family, model, clock")
+  func cpuinfo() {
+    let text = """
+      processor\t: 0
+      vendor_id\t: GenuineIntel
+      cpu family\t: 6
+      model\t\t: 143
+      model name\t: Intel(R) Xeon(R) Platinum 8488C
+      cpu MHz\t\t: 2000.000
+
+      processor\t: 1
+      vendor_id\t: OtherVendor
+      """
+    let description = ProcessorDescription.parse(cpuinfo: text)
+    #expect(
+      description
+        == ProcessorDescription(
+          vendor: "GenuineIntel", modelName: "Intel(R) Xeon(R) Platinum 8488C", family: "6",
+          model: "143", megahertz: 2000))
+    #expect(
+      description.line(cores: 2, rasterizer: .avx512, pngFilter: "avx2")
+        == "processor: Intel(R) Xeon(R) Platinum 8488C (vendor GenuineIntel, family 6 model 143), "
+        + "2 cores, clock 2000 MHz; vector extensions used: rasterizer avx512, PNG filter avx2")
+    // A virtual machine without a clock line.
+    let noClock = ProcessorDescription.parse(
+      cpuinfo: "vendor_id : AuthenticAMD\nmodel name : AMD EPYC\n")
+    #expect(noClock.megahertz == nil)
+    #expect(
+      noClock.line(cores: 2, rasterizer: .avx2, pngFilter: "avx2").contains(
+        "clock not given by /proc/cpuinfo"))
+  }
+
+  @Test("bench prints the processor line")
+  func processorLine() throws {
+    let (code, output) = run([
+      "bench", "B3", "--frames", "1", "--size", "64x48", "--spheres", "3",
+      "--track", try shortTrack(), "--out", root + "/bench",
+    ])
+    #expect(code == 0, "\(output.standardError)")
+    #expect(output.standardOutput.contains("processor: "))
+    #expect(output.standardOutput.contains("vector extensions used: rasterizer "))
+  }
+}
