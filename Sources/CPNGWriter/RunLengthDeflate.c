@@ -5,7 +5,6 @@
 #include <string.h>
 
 #if defined(__x86_64__)
-#include <CPUFeatures.h>
 #include <immintrin.h>
 #endif
 
@@ -149,6 +148,7 @@ static void canonical_codes(const uint8_t *lengths, int count, uint32_t *codes) 
 
 // MARK: runs: where a byte equals the one three back
 
+#if !defined(__x86_64__)
 /// Bit i of masks[i / 64] set when row[i] == row[i − d] (d ≤ i < n); bits from n on clear.
 static void equal_masks_scalar(const uint8_t *row, size_t n, size_t d, uint64_t *masks) {
   size_t words = (n + 63) / 64;
@@ -157,13 +157,14 @@ static void equal_masks_scalar(const uint8_t *row, size_t n, size_t d, uint64_t 
     if (row[i] == row[i - d]) masks[i >> 6] |= 1ull << (i & 63);
   }
 }
+#endif
 
 #if defined(__x86_64__)
-__attribute__((target("avx2"))) static void equal_masks_avx2(const uint8_t *row, size_t n,
-                                                              size_t d, uint64_t *masks) {
+/// SSE2 (every x86-64 processor): 16 compares per instruction. Loads run up to 63 bytes past n,
+/// into the strip's slack; those bits are cleared.
+static void equal_masks_sse2(const uint8_t *row, size_t n, size_t d, uint64_t *masks) {
   size_t words = (n + 63) / 64;
-  // The first 64 bytes one by one (nothing before the row may be read), then 64 per step:
-  // the loads may run past n into the strip's slack; those bits are cleared below.
+  // The first 64 bytes one by one: nothing before the row may be read.
   uint64_t first = 0;
   for (size_t i = d; i < n && i < 64; ++i) {
     if (row[i] == row[i - d]) first |= 1ull << i;
@@ -171,41 +172,24 @@ __attribute__((target("avx2"))) static void equal_masks_avx2(const uint8_t *row,
   masks[0] = first;
   for (size_t w = 1; w < words; ++w) {
     const uint8_t *p = row + 64 * w;
-    __m256i a0 = _mm256_loadu_si256((const __m256i *)p);
-    __m256i b0 = _mm256_loadu_si256((const __m256i *)(p - d));
-    __m256i a1 = _mm256_loadu_si256((const __m256i *)(p + 32));
-    __m256i b1 = _mm256_loadu_si256((const __m256i *)(p + 32 - d));
-    uint32_t low = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a0, b0));
-    uint32_t high = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a1, b1));
-    masks[w] = (uint64_t)low | (uint64_t)high << 32;
+    uint64_t bits = 0;
+    for (int k = 0; k < 4; ++k) {
+      __m128i a = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+      __m128i b = _mm_loadu_si128((const __m128i *)(p + 16 * k - d));
+      bits |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) << (16 * k);
+    }
+    masks[w] = bits;
   }
   if (n & 63) masks[words - 1] &= (1ull << (n & 63)) - 1;
 }
 #endif
 
-/// 1 when the processor runs AVX2, asked once (CPUID traps to the hypervisor in a VM: slow).
-static int use_avx2(void) {
-#if defined(__x86_64__)
-  static int cached = -1;
-  int value = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-  if (value < 0) {
-    value = arsim_cpu_supports_x86_64_v3() ? 1 : 0;
-    __atomic_store_n(&cached, value, __ATOMIC_RELAXED);
-  }
-  return value;
-#else
-  return 0;
-#endif
-}
-
 static void equal_masks(const uint8_t *row, size_t n, size_t d, uint64_t *masks) {
 #if defined(__x86_64__)
-  if (use_avx2()) {
-    equal_masks_avx2(row, n, d, masks);
-    return;
-  }
-#endif
+  equal_masks_sse2(row, n, d, masks);
+#else
   equal_masks_scalar(row, n, d, masks);
+#endif
 }
 
 /// The first index ≥ from whose bit is set in `masks` (n if none).

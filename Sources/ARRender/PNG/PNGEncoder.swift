@@ -210,8 +210,8 @@ public struct PNGEncoder: Hashable, Sendable {
 }
 
 extension PNGEncoder {
-  /// The vector extension `CPNGWriter`'s filter and run finder use on this processor: `avx2`,
-  /// `ssse3` (the filter only; the run finder is then scalar) or `scalar`.
+  /// The vector extension `CPNGWriter`'s UP filter uses on this processor: `avx2`, `ssse3` or
+  /// `scalar` (the run-length encoder's run finder uses SSE2, which every x86-64 has).
   public static var filterInstructionSet: String {
     var room = [UInt8](repeating: 0, count: 64)
     let pixel: [UInt8] = [0, 0, 0, 0]
