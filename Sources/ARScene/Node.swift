@@ -30,13 +30,12 @@ public final class Node {
   public var light: Light?
   /// Constraints evaluated once per frame by `evaluateConstraints(pointOfView:)`.
   public var constraints: [Constraint] = []
-  /// Whether the node is a stroke sphere (reported as `"stroke"` in trace.jsonl).
-  public var strokeIndex: Int?
   /// The plane anchor this node draws (reported as `"anchor"` in trace.jsonl), as ARSCNView
   /// ties a node to its `ARAnchor`.
   public var anchorIdentifier: String?
-  /// A stroke sphere's helper point: message line, point index, surface hit (trace.jsonl).
-  public var strokePoint: StrokePointOrigin?
+  /// What session kinds attached to the node (`NodeComponent`), in the order they were set;
+  /// their trace fields follow that order.
+  public var components: [any NodeComponent] = []
 
   /// The children, in insertion order (drawing and lookup order).
   public private(set) var childNodes: [Node] = []

@@ -26,6 +26,15 @@ public struct Event: Hashable, Sendable {
     .object([("t", .number(t)), ("frame", .integer(frame)), ("event", .string(name))] + fields)
   }
 
+  /// The one-line description of a warning (run.json's `firstWarning`, the console): by the
+  /// convention every kind follows, a warning's first field is a string saying what happened
+  /// (remote assist names it `reason`, collaboration `message`; a kind names its own); nil
+  /// when the first field is not a string.
+  public var summary: String? {
+    if case .string(let text)? = fields.first?.1 { return text }
+    return nil
+  }
+
   /// Equal when the JSON objects (at frame 0) are equal.
   public static func == (a: Event, b: Event) -> Bool { a.json(frame: 0) == b.json(frame: 0) }
   /// Hashes the compact JSON text.

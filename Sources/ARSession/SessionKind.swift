@@ -25,11 +25,19 @@ public protocol SessionKind: Sendable {
   ///   `measure.switchTimes`; the loader adds the line) or located errors of the files read.
   func configure(_ section: Section, in scene: inout SceneSection) throws
     -> any SessionConfiguration
+
+  /// The configuration a live run adds when the scene has no session taking live messages
+  /// (`LiveMessages`): this kind's defaults fed only from the socket. Default: nil (the kind
+  /// takes no live messages).
+  var liveMessageDefault: (any LiveMessageConfiguration)? { get }
 }
 
 extension SessionKind {
   /// No unknown-field check.
   public var schema: [String: Set<String>] { [:] }
+
+  /// No live messages.
+  public var liveMessageDefault: (any LiveMessageConfiguration)? { nil }
 }
 
 /// A kind's checked section of one scene: a value (it travels with the loaded scene across
@@ -43,9 +51,16 @@ public protocol SessionConfiguration: Sendable {
   /// replay): move whatever is given in output pixels (taps) to the pixels of the same camera
   /// rays. Default: unchanged.
   func resized(from old: CameraIntrinsics, to new: CameraIntrinsics) -> Self
+
+  /// This configuration as one whose session takes live messages, if it is one
+  /// (`LiveMessageConfiguration` answers itself). Default: nil.
+  var liveMessageConfiguration: (any LiveMessageConfiguration)? { get }
 }
 
 extension SessionConfiguration {
+  /// Takes no live messages.
+  public var liveMessageConfiguration: (any LiveMessageConfiguration)? { nil }
+
   /// Unchanged: nothing in output pixels.
   public func resized(from old: CameraIntrinsics, to new: CameraIntrinsics) -> Self { self }
 }

@@ -26,6 +26,15 @@ public struct SessionRegistry: Sendable {
   /// The scene-file keys of the registered kinds, in order.
   public var keys: [String] { kinds.map(\.key) }
 
+  /// The first registered kind's live-message default (`SessionKind.liveMessageDefault`) with
+  /// its key, if any kind takes live messages.
+  public var liveMessageDefault: (key: String, configuration: any LiveMessageConfiguration)? {
+    for kind in kinds {
+      if let configuration = kind.liveMessageDefault { return (kind.key, configuration) }
+    }
+    return nil
+  }
+
   /// Every kind's schema patterns, merged (for unknown-field warnings).
   public var schema: [String: Set<String>] {
     var merged: [String: Set<String>] = [:]

@@ -79,6 +79,7 @@ enum StreamCommand {
     options.threads = threads
     options.isPaced = !args.has("--as-fast-as-possible")
     options.strokesEndpoint = strokes
+    options.liveMessageDefault = registry.liveMessageDefault
     return (scene, options)
   }
 

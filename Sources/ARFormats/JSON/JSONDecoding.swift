@@ -18,7 +18,7 @@ package enum JSONDecoding {
     }
   }
 
-  /// The dotted field path (`remoteAssist.mode`, `lights[1].color`) and a short reason.
+  /// The dotted field path (`output.fps`, `lights[1].color`) and a short reason.
   package static func describe(_ error: DecodingError) -> (field: String?, reason: String) {
     func path(_ keys: [CodingKey]) -> String? {
       var out = ""

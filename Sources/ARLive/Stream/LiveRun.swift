@@ -1,5 +1,4 @@
 import ARFormats
-import ARRemoteAssist
 import ARReplay
 import ARSession
 import ARSupport
@@ -21,6 +20,10 @@ public struct LiveRun {
     public var isPaced = true
     /// The strokes port (nil: the scene's stroke log, if any).
     public var strokesEndpoint: LoopbackEndpoint?
+    /// The session a run on the strokes port adds when the scene has none taking live messages:
+    /// its scene-file key and configuration (the command line gives the registry's
+    /// `liveMessageDefault`); nil: the live strokes feed nothing.
+    public var liveMessageDefault: (key: String, configuration: any LiveMessageConfiguration)?
     /// Stream payload format.
     public var pixelFormat: PixelFormat = .i420
     /// Time limit of each frame's send.
@@ -111,7 +114,9 @@ public struct LiveRun {
     let pacer = LivePacer(isPaced: options.isPaced, stop: options.stop)
     strokes?.inbox.begin(at: pacer.start)
     var liveScene = scene
-    if let strokes { Self.attach(strokes, pacer: pacer, to: &liveScene) }
+    if let strokes {
+      Self.attach(strokes, pacer: pacer, to: &liveScene, fallback: options.liveMessageDefault)
+    }
 
     let streamer = connection.map {
       FrameStreamer(connection: $0, capacity: 2, sendTimeout: options.sendTimeout)
@@ -179,20 +184,26 @@ public struct LiveRun {
     return summary
   }
 
-  /// Replaces the scene's remote-assist session by one fed from the strokes port (the scene's
-  /// options kept, its stroke log not read), or adds one with the app's defaults.
-  static func attach(_ strokes: LiveStrokes, pacer: LivePacer, to scene: inout ReplayScene) {
-    let index = scene.sessions.firstIndex { $0.key == "remoteAssist" }
-    let receiver =
-      index.flatMap {
-        (scene.sessions[$0].configuration as? RemoteAssistKind.Configuration)?.configuration
-      }
-      ?? RemoteAssistSession.Configuration()
-    let live = SceneSession(
-      key: "remoteAssist",
-      configuration: LiveRemoteAssistConfiguration(
-        receiver: receiver, strokes: strokes, pacer: pacer))
-    if let index { scene.sessions[index] = live } else { scene.sessions.append(live) }
+  /// Replaces the scene's first session that takes live messages by one fed from the strokes
+  /// port (the scene's options kept, its recorded log not read), or adds `fallback` (the first
+  /// registered kind's default, `SessionRegistry.liveMessageDefault`) so fed.
+  static func attach(
+    _ strokes: LiveStrokes, pacer: LivePacer, to scene: inout ReplayScene,
+    fallback: (key: String, configuration: any LiveMessageConfiguration)?
+  ) {
+    if let index = scene.sessions.firstIndex(where: {
+      $0.configuration.liveMessageConfiguration != nil
+    }), let base = scene.sessions[index].configuration.liveMessageConfiguration {
+      scene.sessions[index] = SceneSession(
+        key: scene.sessions[index].key,
+        configuration: LiveFedConfiguration(base: base, strokes: strokes, pacer: pacer))
+    } else if let fallback {
+      scene.sessions.append(
+        SceneSession(
+          key: fallback.key,
+          configuration: LiveFedConfiguration(
+            base: fallback.configuration, strokes: strokes, pacer: pacer)))
+    }
   }
 
   /// `broadcast-state` events of `transitions`.

@@ -1,7 +1,7 @@
 import ARFormats
 import ARSession
 
-/// The remote-assist session's message source on a live run: at each new AR tick it first
+/// The message source of a session fed live (`LiveMessages`): at each new AR tick it first
 /// waits for the tick's wall-clock time (`LivePacer`), then takes the messages that arrived by
 /// then from the inbox. Used from the scene thread only.
 public final class LiveStrokeSource: MessageSource {

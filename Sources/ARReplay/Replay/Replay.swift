@@ -353,14 +353,11 @@ public struct Replay {
     try folder.writeAtomically(Array((json.text + "\n").utf8), name: "run.json")
   }
 
-  /// `frame 12: reason (line 7)` for a warning event: its `reason` field, quoted to at most
-  /// 200 characters, and the input line it names, if any.
+  /// `frame 12: reason (line 7)` for a warning event: its description (`Event.summary`),
+  /// quoted to at most 200 characters, and the input line it names, if any.
   static func describe(_ event: Event, frame: Int) -> String {
     var text = "frame \(frame): "
-    // Remote-assist sessions name it `reason`, the collaboration's `message`.
-    let reasonField =
-      event.fields.first { $0.0 == "reason" } ?? event.fields.first { $0.0 == "message" }
-    if case .string(let reason)? = reasonField?.1 {
+    if let reason = event.summary {
       text += reason.count > 200 ? String(reason.prefix(200)) + "…" : reason
     } else {
       text += "warning"

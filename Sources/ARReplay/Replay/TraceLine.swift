@@ -8,9 +8,8 @@ import ARSupport
 /// Builds one line of `trace.jsonl` (DESIGN §7, a contract read by outside checks):
 /// `{"frame", "t", "worldFromCamera": [16, column-major, viewport camera], "intrinsics":
 /// {fx, fy, cx, cy, width, height}, "nodes": [{"name", "kind", "worldTransform", "radius"
-/// (spheres, world units), "rgba", "stroke" (stroke spheres), "strokeLine", "strokePoint",
-/// "hit", "plane" (a stroke sphere's helper point, `StrokePointOrigin`), "anchor" (plane visuals: the
-/// anchor's identifier)}], …session fields}`.
+/// (spheres, world units), "rgba", …its components' fields (`NodeComponent`), "anchor" (plane
+/// visuals: the anchor's identifier)}], …session fields}`.
 ///
 /// The line is written straight into one UTF-8 buffer from the node data, with the bytes
 /// `JSONValue.text` gives for the same fields (no `JSONValue` tree, no `String` per number).
@@ -95,23 +94,11 @@ enum TraceLine {
       out.raw(",\"rgba\":[")
       out.numbers4(color.red, color.green, color.blue, color.alpha, slot: 4)
       out.byte(UInt8(ascii: "]"))
-      if let stroke = node.strokeIndex {
-        out.raw(",\"stroke\":")
-        out.integer(stroke)
-      }
-      if let origin = node.strokePoint {
-        out.raw(",\"strokeLine\":")
-        out.integer(origin.messageLine)
-        out.raw(",\"strokePoint\":")
-        out.integer(origin.pointIndex)
-        if let hit = origin.hitType {
-          out.raw(",\"hit\":")
-          out.string(hit.rawValue)
-        }
-        if let plane = origin.planeAnchor {
-          out.raw(",\"plane\":")
-          out.string(plane)
-        }
+      if !node.components.isEmpty {
+        var fields = TraceNodeFields()
+        swap(&fields.out, &out)
+        for component in node.components { component.writeTraceFields(to: &fields) }
+        swap(&fields.out, &out)
       }
       if let anchor = node.anchorIdentifier {
         out.raw(",\"anchor\":")
@@ -166,5 +153,25 @@ enum TraceLine {
     out.number(v.z)
     out.byte(UInt8(ascii: ","))
     out.number(v.w)
+  }
+}
+
+/// A node component's trace fields written straight into the trace line (no per-node
+/// allocation: the line's writer is swapped in and out).
+struct TraceNodeFields: NodeFieldWriter {
+  var out = JSONWriter(capacity: 0)
+
+  mutating func integer(_ key: String, _ value: Int) {
+    out.byte(UInt8(ascii: ","))
+    out.string(key)
+    out.byte(UInt8(ascii: ":"))
+    out.integer(value)
+  }
+
+  mutating func string(_ key: String, _ value: String) {
+    out.byte(UInt8(ascii: ","))
+    out.string(key)
+    out.byte(UInt8(ascii: ":"))
+    out.string(value)
   }
 }

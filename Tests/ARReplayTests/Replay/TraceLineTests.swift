@@ -4,6 +4,7 @@ import ARMath
 @testable import ARMeasure
 @testable import ARRemoteAssist
 @testable import ARReplay
+import ARRemoteAssist
 import ARScene
 @testable import ARSession
 import ARSupport

@@ -1,3 +1,4 @@
+import ARFormats
 import ARMath
 import ARSupport
 

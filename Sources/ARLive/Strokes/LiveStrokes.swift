@@ -1,5 +1,4 @@
 import ARFormats
-import ARRemoteAssist
 import ARSession
 import ARSupport
 import Foundation
@@ -33,45 +32,45 @@ public final class LiveStrokes: @unchecked Sendable {  // `firstSphereTick` unde
   }
 }
 
-/// The scene's `remoteAssist` session fed by the strokes port instead of its stroke log: same
-/// receiver options (mode, points per frame), messages from a `LiveStrokeSource`.
-public struct LiveRemoteAssistConfiguration: SessionConfiguration {
-  /// The receiver's options (from the scene's section, or the app's defaults).
-  public var receiver: RemoteAssistSession.Configuration
+/// A scene session fed by the strokes port instead of its recorded log: `base`'s session made
+/// on a `LiveStrokeSource` (`LiveMessageConfiguration`), any kind's that takes live messages.
+public struct LiveFedConfiguration: SessionConfiguration {
+  /// The configuration whose session takes the live messages.
+  public var base: any LiveMessageConfiguration
   /// The live strokes.
   public var strokes: LiveStrokes
   /// The run's wall clock.
   public var pacer: LivePacer
 
   /// Creates a configuration.
-  public init(
-    receiver: RemoteAssistSession.Configuration, strokes: LiveStrokes, pacer: LivePacer
-  ) {
-    self.receiver = receiver
+  public init(base: any LiveMessageConfiguration, strokes: LiveStrokes, pacer: LivePacer) {
+    self.base = base
     self.strokes = strokes
     self.pacer = pacer
   }
 
-  /// A remote-assist session reading the strokes port, for one run.
+  /// `base`'s session reading the strokes port, for one run.
   public func makeSession(_ setup: SessionSetup) throws -> any Session {
     let source = LiveStrokeSource(inbox: strokes.inbox, pacer: pacer)
-    return LiveRemoteAssistSession(
-      inner: RemoteAssistSession(source: source, configuration: receiver), source: source,
-      strokes: strokes)
+    let strokes = self.strokes
+    let inner = try base.makeSession(
+      setup,
+      live: LiveMessages(source: source) { messages, tick in
+        strokes.recordSpheres(messages: messages, tick: tick)
+      })
+    return LiveFedSession(inner: inner, source: source)
   }
 }
 
-/// A `RemoteAssistSession` on a live source: the port's connection notes become `live-strokes`
-/// events, and each tick's placed spheres are recorded for the latency report.
-final class LiveRemoteAssistSession: Session {
-  let inner: RemoteAssistSession
+/// A session on a live source: the port's connection notes become `live-strokes` events after
+/// the session's own.
+final class LiveFedSession: Session {
+  let inner: any Session
   let source: LiveStrokeSource
-  let strokes: LiveStrokes
 
-  init(inner: RemoteAssistSession, source: LiveStrokeSource, strokes: LiveStrokes) {
+  init(inner: any Session, source: LiveStrokeSource) {
     self.inner = inner
     self.source = source
-    self.strokes = strokes
   }
 
   func update(_ context: inout TickContext) {
@@ -81,9 +80,6 @@ final class LiveRemoteAssistSession: Session {
         "live-strokes", [("kind", .string(note.kind)), ("detail", .string(note.detail))])
     }
     source.pendingNotes.removeAll()
-    if !inner.placedMessageIndices.isEmpty {
-      strokes.recordSpheres(messages: inner.placedMessageIndices, tick: context.tick)
-    }
   }
 
   func traceFields() -> [(String, JSONValue)] { inner.traceFields() }

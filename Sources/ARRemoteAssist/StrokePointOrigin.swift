@@ -1,3 +1,5 @@
+import ARScene
+
 /// Where a stroke sphere came from, reported with its node in trace.jsonl (`strokeLine`,
 /// `strokePoint`, `hit`, `plane`) so outside checks can tie each sphere to the helper point
 /// that made it.
