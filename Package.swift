@@ -73,6 +73,9 @@ let package = Package(
     .systemLibrary(
       name: "CGLM", path: "Sources/CGLM", providers: [.apt(["libglm-dev"])]),
     .systemLibrary(
+      name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
+      providers: [.apt(["libturbojpeg0-dev"])]),
+    .systemLibrary(
       name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
       providers: [.apt(["libfreetype-dev", "pkg-config"])]),
 
@@ -98,6 +101,12 @@ let package = Package(
     .target(
       name: "ARFormats", dependencies: ["ARSupport", "ARMath", "ARScene", "ARRenderCore"],
       swiftSettings: cxxInterop),
+    // Recorded camera images (issue 29): image lists, PNG/JPEG decoding, the lens, resampling
+    // onto the output camera, decoding ahead of the frame loop.
+    .target(
+      name: "ARCameraImages",
+      dependencies: ["ARSupport", "ARScene", "ARRenderCore", "ARRender", "CTurboJPEG"],
+      swiftSettings: cxxInterop),
     // The session interface apps implement, session kinds, message sources, overlays.
     .target(
       name: "ARSession",
@@ -120,7 +129,7 @@ let package = Package(
       swiftSettings: cxxInterop),
     // The scene file's common part, the frame loop, outputs and the bench: no app.
     .target(
-      name: "ARReplay", dependencies: ["ARSession", "ARFormats", "ARRender"],
+      name: "ARReplay", dependencies: ["ARSession", "ARFormats", "ARRender", "ARCameraImages"],
       swiftSettings: cxxInterop),
     // Live streaming and live strokes over loopback sockets (seed 004): above the frame loop.
     .target(
@@ -155,6 +164,10 @@ let package = Package(
     // MARK: Tests
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARCameraImagesTests",
+      dependencies: ["ARCameraImages", "ARRender", "ARReplay", "ARSimCLI", "ARSession"],
+      exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARMediaTests",
       dependencies: [

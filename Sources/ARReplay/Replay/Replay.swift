@@ -1,3 +1,4 @@
+import ARCameraImages
 import ARFormats
 import ARMath
 import ARRender
@@ -40,6 +41,9 @@ public struct ReplayOptions: Sendable {
   /// Draws the sessions' on-screen text over each frame after rasterizing, before any sink
   /// (the HUD). Default none: frames are the rasterizer's bytes.
   public var overlay: (any FrameOverlay)?
+  /// Opens a `background.recording.video` file as camera images (the command line sets
+  /// ffmpeg's, `ARVideoExport.VideoFrameSource`). Default none: such scenes fail (64).
+  public var openVideo: (@Sendable (String) throws -> any RecordedImageSource)?
   /// Extra top-level run.json fields asked for once the sinks have finished (a live stream's
   /// counts), after all others. Default none.
   public var finalRunFields: (@Sendable () -> [(String, JSONValue)])?
@@ -187,6 +191,8 @@ public struct Replay {
     var eventCount = 0
     var warningEventCount = 0
     var firstWarningEvent: String?
+    let backgrounds = try FrameBackgrounds(
+      scene: scene, frames: range, openVideo: options.openVideo)
 
     do {
       for frame in 0...range.upperBound {
@@ -205,9 +211,16 @@ public struct Replay {
         stage["sceneUpdate", default: .zero] += sceneUpdate
         guard range.contains(frame) else { continue }
 
+        let (background, backgroundEvents) = try backgrounds.next(frame)
+        frameEvents += backgroundEvents
+        eventCount += backgroundEvents.count
+        for event in backgroundEvents where event.name == "warning" {
+          warningEventCount += 1
+          if firstWarningEvent == nil { firstWarningEvent = Self.describe(event, frame: frame) }
+        }
         let renderStart = clock.now
         var frameRenderer = renderer
-        frameRenderer.options.background = try scene.background(forFrame: frame)
+        frameRenderer.options.background = background
         let camera = state.camera
         geometryNodes.removeAll(keepingCapacity: true)
         let list = RenderList(root: state.world, visitedGeometry: &geometryNodes)
@@ -243,8 +256,10 @@ public struct Replay {
         output.traceLineTime = clock.now - traceStart
         for sink in sinks { try sink.submit(output) }
       }
+      try backgrounds.finish()
     } catch {
       // Frames handed over before the failure are still published.
+      backgrounds.cancel()
       for sink in sinks { _ = try? sink.finish() }
       throw error
     }

@@ -96,7 +96,9 @@ struct SceneResolver {
     let trackDuration = last.timeSeconds - first.timeSeconds
 
     // Camera.
-    var capture = CameraIntrinsics.defaultCapture
+    // A recording's lens is the capture camera unless the scene says otherwise.
+    var capture =
+      try recordingLens(file.background?.recording)?.intrinsics ?? CameraIntrinsics.defaultCapture
     if let k = file.intrinsics { capture = try section.intrinsics(k, field: "intrinsics") }
     let viewport = try choice(file.viewport, Viewport.self, field: "viewport") ?? .landscape
     let rotated = capture.rotated(for: viewport)
@@ -182,7 +184,13 @@ struct SceneResolver {
     case let other: throw error("output.png", "\(InputText.quoted(other)) is not fast or small")
     }
 
-    let background = try resolveBackground(file.background)
+    var background = try resolveBackground(file.background)
+    if let recording = file.background?.recording, case .fixed(let missing) = background {
+      background = .recording(
+        try resolveRecording(
+          recording, capture: capture, missing: missing, warnings: &warnings,
+          inputPaths: &inputPaths))
+    }
     try validateLights(file.lights ?? [])
     try validateNodes(file.nodes ?? [], field: "nodes")
     let planes = try resolvePlanes(file.planes ?? [])
@@ -242,8 +250,15 @@ struct SceneResolver {
   func resolveBackground(_ spec: SceneFile.BackgroundSpec?) throws -> BackgroundSource {
     guard let spec else { return .fixed(.solid(Color(red: 0.5, green: 0.5, blue: 0.5))) }
     let given = [spec.color != nil, spec.gradient != nil, spec.images != nil].filter { $0 }.count
+    if spec.recording != nil {
+      // The colour or gradient shows while no recorded image is taken yet.
+      guard spec.images == nil, given <= 1 else {
+        throw error("background", "recording goes with at most one of color, gradient")
+      }
+      if given == 0 { return .fixed(.solid(Color(red: 0.5, green: 0.5, blue: 0.5))) }
+    }
     guard given == 1 else {
-      throw error("background", "give exactly one of color, gradient, images")
+      throw error("background", "give exactly one of color, gradient, images, recording")
     }
     if let c = spec.color { return .fixed(.solid(try color(c, field: "background.color"))) }
     if let g = spec.gradient {

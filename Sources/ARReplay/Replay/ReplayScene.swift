@@ -93,6 +93,8 @@ public enum BackgroundSource: Sendable {
   case fixed(Background)
   /// One PNG per output frame (sorted file names; the last one repeats past the end).
   case images([String])
+  /// Recorded camera images picked by time, undistorted onto the output camera.
+  case recording(RecordingBackground)
 }
 
 extension ReplayScene {

@@ -66,16 +66,3 @@ struct ReplayState {
 
 /// Sessions sample the scene's camera track at other moments (the helper's delayed video).
 extension ReplayScene: CameraHistory {}
-
-extension ReplayScene {
-  /// The background for output frame `frame`.
-  /// - Throws: `PNGError`/`InputError` when a background image cannot be read.
-  func background(forFrame frame: Int) throws -> Background {
-    switch background {
-    case .fixed(let b): return b
-    case .images(let paths):
-      let path = paths[min(frame, paths.count - 1)]
-      return .image(try Image(contentsOfPNG: path))
-    }
-  }
-}

@@ -54,7 +54,10 @@ extension SceneFile {
     "intrinsics": IntrinsicsSpec.fields,
     "output": ["width", "height", "fps", "depth", "supersampling", "png"],
     "clip": ["near", "far"],
-    "background": ["color", "gradient", "images"],
+    "background": ["color", "gradient", "images", "recording"],
+    "background.recording": ["list", "format", "folder", "video", "offset", "lens"],
+    "background.recording.lens": ["fx", "fy", "cx", "cy", "width", "height", "distortion"],
+    "background.recording.lens.distortion": ["model", "coefficients"],
     "background.gradient": ["top", "bottom"],
     "lights[]": ["type", "color", "intensity", "eulerAngles"],
     "nodes[]": [

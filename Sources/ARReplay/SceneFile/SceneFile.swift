@@ -84,6 +84,52 @@ extension SceneFile {
     public var gradient: GradientSpec?
     /// Folder of PNG frames (sorted by name; frame i uses image i, the last one after the end).
     public var images: String?
+    /// Recorded camera images timed to the track (Documentation/CameraImages.md); `color` or
+    /// `gradient` may go with it, shown while no image is taken yet.
+    public var recording: RecordingSpec?
+  }
+
+  /// Recorded camera images behind the content: an image list or a video, with its lens.
+  public struct RecordingSpec: Decodable, Sendable {
+    /// An image list: TUM `rgb.txt`, EuRoC `data.csv` or a times file.
+    public var list: String?
+    /// `tum`, `euroc` or `times` (default: `euroc` for `.csv`, `times` with `folder`, else `tum`).
+    public var format: String?
+    /// The images' folder for a times file (default the list's folder).
+    public var folder: String?
+    /// A video file (MP4, MOV, MKV) decoded by ffmpeg; exclusive with `list`.
+    public var video: String?
+    /// Seconds added to a frame's time before the image is picked: the image clock minus the
+    /// pose clock (default 0).
+    public var offset: Double?
+    /// The images' lens (default: the scene's intrinsics, no distortion).
+    public var lens: LensSpec?
+  }
+
+  /// Intrinsics (pixels of the recorded images) and distortion.
+  public struct LensSpec: Decodable, Sendable {
+    /// Focal length along u, pixels.
+    public var fx: Double
+    /// Focal length along v, pixels.
+    public var fy: Double
+    /// Principal point u, pixels.
+    public var cx: Double
+    /// Principal point v, pixels.
+    public var cy: Double
+    /// The recorded images' width, pixels.
+    public var width: JSONInteger
+    /// The recorded images' height, pixels.
+    public var height: JSONInteger
+    /// Distortion (default none).
+    public var distortion: DistortionSpec?
+  }
+
+  /// A distortion model and its coefficients in OpenCV's order.
+  public struct DistortionSpec: Decodable, Sendable {
+    /// `radialTangential` (k1 k2 p1 p2 [k3]) or `equidistant` (k1 k2 k3 k4).
+    public var model: String
+    /// The coefficients.
+    public var coefficients: [Double]
   }
 
   /// A vertical gradient.

@@ -1,0 +1,87 @@
+import ARRender
+import ARRenderCore
+import ARSupport
+import CTurboJPEG
+
+/// Decodes recorded camera images, PNG through libpng and JPEG through libjpeg-turbo, into
+/// RGBA8 `Image`s (sRGB as stored; no colour-profile conversion). The format is told by the
+/// file's first bytes, not its name.
+public enum CameraImageDecoder {
+  /// The largest image accepted: 16384 pixels a side (libpng's limit in ARSim's decoder) and
+  /// 64 Mi pixels in all (256 MiB of RGBA), checked from the header before any pixel is decoded.
+  public static let maximumSide = 16384
+  /// See `maximumSide`.
+  public static let maximumPixels = 64 << 20
+  /// The longest image file read (256 MiB).
+  public static let maximumFileBytes = 256 << 20
+
+  /// Reads and decodes the image at `path`.
+  /// - Throws: `InputError` `.missingInput` when the file cannot be read; `.badData` naming the
+  ///   file for a file that is neither PNG nor JPEG, a corrupt or truncated one (libjpeg-turbo's
+  ///   or libpng's message), or one over the size limits.
+  public static func decode(contentsOf path: String) throws -> Image {
+    try decode(FileIO.read(path, maximumBytes: maximumFileBytes), file: path)
+  }
+
+  /// Decodes PNG or JPEG bytes; `file` names them in errors.
+  /// - Throws: as `decode(contentsOf:)`.
+  public static func decode(_ bytes: [UInt8], file: String) throws -> Image {
+    if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+      if bytes.count >= 24 {
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        try checkSize(width: width, height: height, file: file)
+      }
+      return try Image(pngData: bytes, file: file)
+    }
+    if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try decodeJPEG(bytes, file: file) }
+    throw InputError(
+      .badData, InputLocation(file: file), "not a PNG or JPEG image (unknown first bytes)")
+  }
+
+  static func checkSize(width: Int, height: Int, file: String) throws {
+    guard width > 0, height > 0, width <= maximumSide, height <= maximumSide,
+      width * height <= maximumPixels
+    else {
+      throw InputError(
+        .badData, InputLocation(file: file),
+        "image of \(width)×\(height) pixels is over the limit (\(maximumSide) a side, "
+          + "\(maximumPixels >> 20) Mi pixels)")
+    }
+  }
+
+  static func decodeJPEG(_ bytes: [UInt8], file: String) throws -> Image {
+    guard let handle = tjInitDecompress() else {
+      throw InputError(.badData, InputLocation(file: file), "cannot start libjpeg-turbo")
+    }
+    defer { tjDestroy(handle) }
+    func failure(_ what: String) -> InputError {
+      let message = String(cString: tjGetErrorStr2(handle))
+      return InputError(.badData, InputLocation(file: file), "invalid JPEG (\(what)): \(message)")
+    }
+    var width: Int32 = 0
+    var height: Int32 = 0
+    var subsampling: Int32 = 0
+    var colorspace: Int32 = 0
+    let header = bytes.withUnsafeBufferPointer {
+      tjDecompressHeader3(
+        handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
+    }
+    guard header == 0 else { throw failure("header") }
+    try checkSize(width: Int(width), height: Int(height), file: file)
+    var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+    // A warning (truncated data, a corrupt segment) also fails: the pixels would be partly grey.
+    let status = bytes.withUnsafeBufferPointer { source in
+      pixels.withUnsafeMutableBufferPointer { destination in
+        tjDecompress2(
+          handle, source.baseAddress, UInt(source.count), destination.baseAddress, width, 0,
+          height, Int32(TJPF_RGBA.rawValue), 0)
+      }
+    }
+    guard status == 0 else { throw failure("data") }
+    guard let image = Image(width: Int(width), height: Int(height), pixels: pixels) else {
+      throw failure("size")
+    }
+    return image
+  }
+}

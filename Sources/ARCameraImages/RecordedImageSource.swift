@@ -1,0 +1,52 @@
+import ARRenderCore
+
+/// Where recorded camera images come from: an image list's files or a video's frames.
+public protocol RecordedImageSource: AnyObject, Sendable {
+  /// Capture times in seconds on the recording's clock, increasing, one per image.
+  var times: [Double] { get }
+  /// A short name for image `index` in messages (its file, or `video.mp4 frame 12`).
+  func name(of index: Int) -> String
+  /// The input line naming image `index`, if any.
+  func line(of index: Int) -> Int?
+  /// Decodes image `index`. Indices are asked for in increasing order.
+  /// - Throws: `CameraImageFailure.skipped` for an image that cannot be read (the run warns and
+  ///   keeps the previous image), any other error to end the run.
+  func image(at index: Int) throws -> Image
+  /// Ends decoding (a child process is waited for).
+  /// - Throws: when the source failed in a way that ends the run.
+  func finish() throws
+}
+
+/// An image that could not be read; the run goes on with the previous one.
+public struct CameraImageFailure: Error, Sendable {
+  /// Why, with the file.
+  public var reason: String
+  /// Creates a failure.
+  public init(reason: String) { self.reason = reason }
+}
+
+/// The images of a `CameraImageList`, each decoded from its file (`CameraImageDecoder`).
+public final class ImageListSource: RecordedImageSource {
+  /// The list.
+  public let list: CameraImageList
+  public let times: [Double]
+
+  /// A source reading the list's files.
+  public init(list: CameraImageList) {
+    self.list = list
+    times = list.entries.map(\.time)
+  }
+
+  public func name(of index: Int) -> String { list.entries[index].path }
+  public func line(of index: Int) -> Int? { list.entries[index].line }
+
+  public func image(at index: Int) throws -> Image {
+    do {
+      return try CameraImageDecoder.decode(contentsOf: list.entries[index].path)
+    } catch {
+      throw CameraImageFailure(reason: "\(error)")
+    }
+  }
+
+  public func finish() throws {}
+}

@@ -1,0 +1,128 @@
+import ARCameraImages
+import ARRender
+import ARReplay
+import ARSession
+import ARSupport
+import Foundation
+import Testing
+
+/// `background.recording` end to end: a scene file, its list and images, a run's frames and
+/// events.
+@Suite struct RecordingSceneTests {
+  /// A 1 s still track, 8×6 output at 10 frames/s, and a times file of `lines`.
+  func scene(in folder: TemporaryFolder, lines: String, frames: Int = 6, extra: String = "")
+    -> String
+  {
+    _ = folder.write(
+      #"{"format": "arsim-track", "version": 1, "poses": [{"t": 0, "worldFromCamera": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}, {"t": 1, "worldFromCamera": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}]}"#,
+      to: "track.json")
+    _ = folder.write(lines, to: "times.txt")
+    return folder.write(
+      """
+      {"name": "recording", "track": {"path": "track.json"}, "output": {"fps": 10},
+       "frames": \(frames),
+       "background": {"color": [0, 1, 0], "recording": {"list": "times.txt", "folder": "images",
+         "lens": {"fx": 8, "fy": 8, "cx": 3.5, "cy": 2.5, "width": 8, "height": 6}\(extra)}}}
+      """, to: "scene.json")
+  }
+
+  func write(_ color: (UInt8, UInt8, UInt8), width: Int, height: Int, to path: String) throws {
+    try Image(width: width, height: height, fill: (color.0, color.1, color.2, 255)).writePNG(
+      to: path)
+  }
+
+  func events(_ folder: String) throws -> [[String: Any]] {
+    let text = try String(contentsOfFile: folder + "/events.jsonl", encoding: .utf8)
+    return try text.split(separator: "\n").map {
+      try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+    }
+  }
+
+  func pixel(_ folder: String, _ frame: Int) throws -> [UInt8] {
+    let image = try Image(contentsOfPNG: folder + String(format: "/frame_%05d.png", frame))
+    return Array(image.pixels[((3 * image.width) + 4) * 4..<((3 * image.width) + 4) * 4 + 3])
+  }
+
+  @Test("gap, corrupt, missing and resized images: what each frame shows and the events")
+  func badImages() throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/images", withIntermediateDirectories: true)
+    try write((200, 0, 0), width: 8, height: 6, to: folder.path + "/images/red.png")
+    let red = try FileIO.read(folder.path + "/images/red.png")
+    _ = folder.write(Array(red.prefix(red.count / 2)), to: "images/truncated.png")
+    try write((0, 0, 200), width: 16, height: 12, to: folder.path + "/images/blue.png")
+    let path = scene(
+      in: folder, lines: "0.1 red.png\n0.2 truncated.png\n0.3 gone.png\n0.4 blue.png\n")
+    let loaded = try ReplayScene.load(path: path, registry: SessionRegistry())
+    let out = folder.path + "/out"
+    _ = try Replay(scene: loaded).run(ReplayOptions(outputDirectory: out))
+    // Frame 0 (τ = 0) comes before the first image: the background colour.
+    #expect(try pixel(out, 0) == [0, 255, 0])
+    #expect(try pixel(out, 1) == [200, 0, 0])
+    #expect(try pixel(out, 2) == [200, 0, 0])  // truncated: the previous image
+    #expect(try pixel(out, 3) == [200, 0, 0])  // missing file: the previous image
+    #expect(try pixel(out, 4) == [0, 0, 200])  // 16×12 resampled onto 8×6
+    let lines = try events(out)
+    #expect(lines.map { $0["frame"] as? Int } == [0, 2, 3, 4])
+    #expect(
+      lines.map { $0["event"] as? String } == [
+        "camera-image-missing", "warning", "warning", "warning",
+      ])
+    #expect((lines[1]["line"] as? Int) == 2)
+    #expect((lines[1]["reason"] as? String)?.contains("invalid PNG") == true)
+    #expect((lines[2]["line"] as? Int) == 3)
+    #expect((lines[3]["reason"] as? String)?.contains("16×12") == true)
+  }
+
+  @Test("the frame at an image's exact time shows it; the one before shows the previous")
+  func boundaries() throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/images", withIntermediateDirectories: true)
+    try write((10, 0, 0), width: 8, height: 6, to: folder.path + "/images/a.png")
+    try write((20, 0, 0), width: 8, height: 6, to: folder.path + "/images/b.png")
+    // τ = 0.3 is frame 3's time exactly; with offset 0.05 frame 2 (τ 0.2) asks for 0.25.
+    let path = scene(in: folder, lines: "0 a.png\n0.3 b.png\n", frames: 5)
+    let out = folder.path + "/out"
+    _ = try Replay(scene: ReplayScene.load(path: path, registry: SessionRegistry())).run(
+      ReplayOptions(outputDirectory: out))
+    #expect(try (0..<5).map { try pixel(out, $0)[0] } == [10, 10, 10, 20, 20])
+    let shifted = scene(
+      in: folder, lines: "0 a.png\n0.3 b.png\n", frames: 5, extra: #", "offset": 0.1"#)
+    _ = try Replay(scene: ReplayScene.load(path: shifted, registry: SessionRegistry())).run(
+      ReplayOptions(outputDirectory: out))
+    #expect(try (0..<5).map { try pixel(out, $0)[0] } == [10, 10, 20, 20, 20])
+  }
+
+  @Test("a times file naming a file outside the folder is refused when the scene loads")
+  func outside() throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let path = scene(in: folder, lines: "0 ../scene.json\n")
+    #expect {
+      try ReplayScene.load(path: path, registry: SessionRegistry())
+    } throws: { error in
+      let error = error as? InputError
+      return error?.location.line == 1 && error?.reason.contains("refused") == true
+    }
+  }
+
+  @Test("lines out of order or repeated: warnings naming the line in the scene's warnings")
+  func repaired() throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let path = scene(in: folder, lines: "0.2 b.png\n0.1 a.png\n0.1 c.png\n")
+    let loaded = try ReplayScene.load(path: path, registry: SessionRegistry())
+    #expect(
+      loaded.warnings.contains {
+        $0.hasSuffix("times.txt:2: time 0.1 is before line 1's 0.2; sorted in")
+      })
+    #expect(
+      loaded.warnings.contains {
+        $0.hasSuffix("times.txt:3: time 0.1 repeats line 2's; line 3 ignored")
+      })
+  }
+}
