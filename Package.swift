@@ -101,11 +101,14 @@ let package = Package(
     .target(
       name: "ARFormats", dependencies: ["ARSupport", "ARMath", "ARScene", "ARRenderCore"],
       swiftSettings: cxxInterop),
-    // Recorded camera images (issue 29): image lists, PNG/JPEG decoding, the lens, resampling
-    // onto the output camera, decoding ahead of the frame loop.
+    // Recorded camera images (issue 29): image lists, PNG/JPEG decoding, videos through ffmpeg
+    // (ARVideoExport's ChildProcess), the lens, resampling onto the output camera, decoding
+    // ahead of the frame loop.
     .target(
       name: "ARCameraImages",
-      dependencies: ["ARSupport", "ARScene", "ARRenderCore", "ARRender", "CTurboJPEG"],
+      dependencies: [
+        "ARSupport", "ARScene", "ARRenderCore", "ARRender", "CTurboJPEG", "ARVideoExport",
+      ],
       swiftSettings: cxxInterop),
     // The session interface apps implement, session kinds, message sources, overlays.
     .target(
@@ -154,7 +157,7 @@ let package = Package(
     .target(
       name: "ARSimCLI",
       dependencies: [
-        "ARReplay", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch",
+        "ARReplay", "ARCameraImages", "ARRemoteAssist", "ARMeasure", "ARDisplayer", "ARBatch",
         "ARCollaboration", "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARLive",
       ],
       swiftSettings: cxxInterop),
@@ -229,7 +232,8 @@ package.targets += vectorRasterizers
 if Context.environment["ARSIM_FUZZ"] != nil {
   package.targets.append(
     .executableTarget(
-      name: "ARSimFuzz", dependencies: ["ARSimCLI", "ARRemoteAssist", "ARCollaboration"],
+      name: "ARSimFuzz",
+      dependencies: ["ARSimCLI", "ARRemoteAssist", "ARCollaboration", "ARCameraImages"],
       path: "Fuzz/ARSimFuzz",
       swiftSettings: cxxInterop))
 }

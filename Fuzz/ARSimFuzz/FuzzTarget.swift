@@ -1,3 +1,4 @@
+import ARCameraImages
 import ARCollaboration
 import ARFormats
 import ARRemoteAssist
@@ -17,7 +18,7 @@ import Foundation
 enum FuzzTarget: String, CaseIterable {
   case scene, tum, arkit, kitti, euroc, arkitscenes, arcore, jsontrack, strokes, quickdraw, y4m,
     png,
-    message, rtm
+    message, rtm, imagelist
 
   /// The reader named by `ARSIM_FUZZ_TARGET` (default `scene`).
   static let current: FuzzTarget = {
@@ -74,6 +75,12 @@ enum FuzzTarget: String, CaseIterable {
         _ = try? reader.scan()
         while let frame = try? reader.nextFrame() { _ = frame.index }
       }
+    case .imagelist:
+      // The three camera-image list readers on the same bytes, and the image decoder (JPEG).
+      for format in CameraImageListFormat.allCases {
+        _ = try? CameraImageList.parse(bytes, file: "fuzz", format: format, base: Self.folder)
+      }
+      _ = try? CameraImageDecoder.decode(bytes, file: "fuzz")
     case .png:
       _ = try? Image(pngData: bytes, file: "fuzz")
       _ = try? DepthImage(pngData: bytes, file: "fuzz")

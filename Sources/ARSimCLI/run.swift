@@ -1,3 +1,4 @@
+import ARCameraImages
 import ARFormats
 import ARRender
 import ARReplay
@@ -140,6 +141,9 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
   } catch let error as UsageError {
     output.printError("arsim \(command): \(error.message)")
     code = .usage
+  } catch let error as CameraVideoError {
+    output.printError("arsim \(command): error: \(error.description)")
+    if case .toolNotFound = error { code = .unavailable } else { code = .cannotCreate }
   } catch let error as ToolUnavailable {
     output.printError("arsim \(command): error: \(error.message)")
     code = .unavailable

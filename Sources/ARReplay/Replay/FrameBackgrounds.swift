@@ -13,10 +13,7 @@ final class FrameBackgrounds {
   private let missing: Background
 
   /// Starts decoding ahead for `frames` when the scene has recorded images.
-  init(
-    scene: ReplayScene, frames: ClosedRange<Int>,
-    openVideo: (@Sendable (String) throws -> any RecordedImageSource)?
-  ) throws {
+  init(scene: ReplayScene, frames: ClosedRange<Int>) throws {
     self.scene = scene
     guard case .recording(let recording) = scene.background else {
       feed = nil
@@ -27,13 +24,7 @@ final class FrameBackgrounds {
     let source: any RecordedImageSource
     switch recording.source {
     case .list(let list): source = ImageListSource(list: list)
-    case .video(let path):
-      guard let openVideo else {
-        throw InputError(
-          .usage, InputLocation(file: path, field: "background.recording.video"),
-          "this program cannot decode videos (ReplayOptions.openVideo is not set)")
-      }
-      source = try openVideo(path)
+    case .video(let path): source = try VideoFrameSource.open(path)
     }
     let schedule = scene.schedule
     // Lists carry the pose clock's times; a video's times count from its first frame, as the

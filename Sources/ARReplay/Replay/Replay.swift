@@ -1,4 +1,3 @@
-import ARCameraImages
 import ARFormats
 import ARMath
 import ARRender
@@ -41,9 +40,6 @@ public struct ReplayOptions: Sendable {
   /// Draws the sessions' on-screen text over each frame after rasterizing, before any sink
   /// (the HUD). Default none: frames are the rasterizer's bytes.
   public var overlay: (any FrameOverlay)?
-  /// Opens a `background.recording.video` file as camera images (the command line sets
-  /// ffmpeg's, `ARVideoExport.VideoFrameSource`). Default none: such scenes fail (64).
-  public var openVideo: (@Sendable (String) throws -> any RecordedImageSource)?
   /// Extra top-level run.json fields asked for once the sinks have finished (a live stream's
   /// counts), after all others. Default none.
   public var finalRunFields: (@Sendable () -> [(String, JSONValue)])?
@@ -191,8 +187,7 @@ public struct Replay {
     var eventCount = 0
     var warningEventCount = 0
     var firstWarningEvent: String?
-    let backgrounds = try FrameBackgrounds(
-      scene: scene, frames: range, openVideo: options.openVideo)
+    let backgrounds = try FrameBackgrounds(scene: scene, frames: range)
 
     do {
       for frame in 0...range.upperBound {

@@ -1,0 +1,163 @@
+import ARRenderCore
+import ARVideoExport
+import Foundation
+
+/// Why a video's frames could not be decoded. `arsim` exits 69 when a tool is missing and 73
+/// when ffmpeg or ffprobe failed (frames written before stay complete).
+public enum CameraVideoError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// No `ffmpeg`/`ffprobe` on `PATH` (or at `ARSIM_FFMPEG`/`ARSIM_FFPROBE`).
+  case toolNotFound(String)
+  /// ffprobe or ffmpeg failed on `video`; `lastLines` are its last lines of standard error.
+  case failed(video: String, reason: String, lastLines: [String])
+
+  /// A terminal message naming the video and the package to install.
+  public var description: String {
+    switch self {
+    case .toolNotFound(let tool):
+      return "\(tool) not found (PATH, or ARSIM_\(tool.uppercased())); install the Debian "
+        + "package 'ffmpeg' (apt-get install ffmpeg, or Scripts/install-dependencies)"
+    case .failed(let video, let reason, let lines):
+      return "\(video): \(reason)"
+        + (lines.isEmpty ? "" : "; it said:\n" + lines.map { "  " + $0 }.joined(separator: "\n"))
+    }
+  }
+}
+
+/// A video's frames as recorded camera images: ffprobe lists the presentation times, ffmpeg
+/// decodes the first video stream to RGBA over a pipe (`-f rawvideo`, one frame per decoded
+/// picture, `-fps_mode passthrough`, no autorotation: the frames as stored, which the lens
+/// describes). Times count from the first frame (its time is 0). Every wait is bounded
+/// (`ChildProcess.readTimeoutSeconds`, 60 s).
+public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
+  public let times: [Double]
+  /// The video file.
+  public let path: String
+  /// Frame size.
+  public let width: Int
+  /// Frame size.
+  public let height: Int
+  private let ffmpeg: ChildProcess
+  private var nextFrame = 0
+
+  /// Probes `path` and starts decoding it.
+  /// - Throws: `CameraVideoError.toolNotFound` without ffmpeg/ffprobe, `.failed` when ffprobe
+  ///   cannot read the video or it has no frames, or the frame is over the image limits.
+  public static func open(
+    _ path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> VideoFrameSource {
+    guard
+      let ffprobe = ExecutableLocator.find(
+        "ffprobe", environment: environment, overrideVariable: "ARSIM_FFPROBE")
+    else { throw CameraVideoError.toolNotFound("ffprobe") }
+    guard
+      let ffmpeg = ExecutableLocator.find(
+        "ffmpeg", environment: environment, overrideVariable: "ARSIM_FFMPEG")
+    else { throw CameraVideoError.toolNotFound("ffmpeg") }
+    let size = try probe(
+      ffprobe, path,
+      ["-show_entries", "stream=width,height", "-of", "csv=p=0:s=x"]
+    ).split(separator: "x").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    guard size.count == 2 else {
+      throw CameraVideoError.failed(
+        video: path, reason: "ffprobe found no video stream", lastLines: [])
+    }
+    do {
+      try CameraImageDecoder.checkSize(width: size[0], height: size[1], file: path)
+    } catch {
+      throw CameraVideoError.failed(video: path, reason: "\(error)", lastLines: [])
+    }
+    let presentation = try probe(
+      ffprobe, path, ["-show_entries", "packet=pts_time", "-of", "csv=p=0"]
+    ).split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+      .filter(\.isFinite).sorted()
+    guard let first = presentation.first else {
+      throw CameraVideoError.failed(video: path, reason: "ffprobe found no frames", lastLines: [])
+    }
+    let process: ChildProcess
+    do {
+      process = try ChildProcess(
+        executable: ffmpeg,
+        arguments: [
+          "-v", "error", "-nostdin", "-noautorotate", "-i", path, "-map", "0:v:0",
+          "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgba", "-",
+        ], standardOutput: .readByCaller, environment: environment)
+    } catch {
+      throw CameraVideoError.failed(video: path, reason: "\(error)", lastLines: [])
+    }
+    return VideoFrameSource(
+      path: path, width: size[0], height: size[1], times: presentation.map { $0 - first },
+      ffmpeg: process)
+  }
+
+  private init(path: String, width: Int, height: Int, times: [Double], ffmpeg: ChildProcess) {
+    self.path = path
+    self.width = width
+    self.height = height
+    self.times = times
+    self.ffmpeg = ffmpeg
+  }
+
+  private static func probe(_ ffprobe: String, _ path: String, _ arguments: [String]) throws
+    -> String
+  {
+    do {
+      let (termination, output, lines) = try ChildProcess.run(
+        ffprobe, ["-v", "error", "-select_streams", "v:0"] + arguments + [path],
+        timeoutSeconds: 60)
+      guard termination.succeeded else {
+        throw CameraVideoError.failed(video: path, reason: "ffprobe failed", lastLines: lines)
+      }
+      return String(decoding: output, as: UTF8.self)
+    } catch let error as ChildProcessError {
+      throw CameraVideoError.failed(video: path, reason: error.description, lastLines: [])
+    }
+  }
+
+  public func name(of index: Int) -> String { "\(path) frame \(index)" }
+  public func line(of index: Int) -> Int? { nil }
+
+  /// Decodes up to frame `index` (frames before it are read and dropped).
+  /// - Throws: `CameraVideoError.failed` with ffmpeg's last lines when it ends or fails before
+  ///   the frame: the run ends (73).
+  public func image(at index: Int) throws -> Image {
+    let count = width * height * 4
+    while true {
+      let bytes: [UInt8]
+      do {
+        bytes = try ffmpeg.readOutput(exactly: count)
+      } catch {
+        throw CameraVideoError.failed(
+          video: path, reason: "\(error)", lastLines: ffmpeg.lastErrorLines(8))
+      }
+      guard bytes.count == count else {
+        let ended = try? ffmpeg.finish(timeoutSeconds: 5)
+        let status = ended.map { $0.exitStatus.map { "exit \($0)" } ?? "signal \($0.signal ?? 0)" }
+        throw CameraVideoError.failed(
+          video: path,
+          reason: "ffmpeg ended at frame \(nextFrame) of \(times.count) (\(status ?? "no status"))",
+          lastLines: ffmpeg.lastErrorLines(8))
+      }
+      nextFrame += 1
+      if nextFrame - 1 == index {
+        // The buffer has width · height · 4 bytes, checked above.
+        return Image(width: width, height: height, pixels: bytes)!
+      }
+    }
+  }
+
+  /// Waits for ffmpeg when every frame was read; a run that stopped earlier stops it.
+  /// - Throws: `CameraVideoError.failed` when ffmpeg failed after the last frame.
+  public func finish() throws {
+    guard nextFrame >= times.count else { return }  // the child is killed with its handle
+    do {
+      let ended = try ffmpeg.finish(timeoutSeconds: 60)
+      guard ended.succeeded else {
+        throw CameraVideoError.failed(
+          video: path, reason: "ffmpeg failed", lastLines: ffmpeg.lastErrorLines(8))
+      }
+    } catch let error as ChildProcessError {
+      throw CameraVideoError.failed(
+        video: path, reason: error.description, lastLines: ffmpeg.lastErrorLines(8))
+    }
+  }
+}
