@@ -52,6 +52,7 @@ let package = Package(
     .library(name: "ARReplay", targets: ["ARReplay"]),
     .library(name: "ARFormats", targets: ["ARFormats"]),
     .library(name: "ARSession", targets: ["ARSession"]),
+    .library(name: "ARTracking", targets: ["ARTracking"]),
     .library(name: "ARRemoteAssist", targets: ["ARRemoteAssist"]),
     .library(name: "ARMeasure", targets: ["ARMeasure"]),
     .library(name: "ARDisplayer", targets: ["ARDisplayer"]),
@@ -99,7 +100,13 @@ let package = Package(
     // Input formats (camera tracks, stroke logs, Quick, Draw!, YUV4MPEG2, located JSON): no
     // frame loop, no rasterizer.
     .target(
-      name: "ARFormats", dependencies: ["ARSupport", "ARMath", "ARScene", "ARRenderCore"],
+      name: "ARFormats",
+      dependencies: ["ARSupport", "ARMath", "ARScene", "ARRenderCore", "ARTracking"],
+      swiftSettings: cxxInterop),
+    // ARKit's tracking as phones track (Documentation/Tracking.md): tracking states, seeded
+    // pose error, relocalisation, dropped frames; pure logic the frame loop calls per tick.
+    .target(
+      name: "ARTracking", dependencies: ["ARSupport", "ARMath", "ARScene"],
       swiftSettings: cxxInterop),
     // Recorded camera images (issue 29): image lists, PNG/JPEG decoding, videos through ffmpeg
     // (ARVideoExport's ChildProcess), the lens, resampling onto the output camera, decoding
@@ -113,7 +120,9 @@ let package = Package(
     // The session interface apps implement, session kinds, message sources, overlays.
     .target(
       name: "ARSession",
-      dependencies: ["ARSupport", "ARFormats", "ARMath", "ARScene", "ARRenderCore"],
+      dependencies: [
+        "ARSupport", "ARFormats", "ARMath", "ARScene", "ARRenderCore", "ARTracking",
+      ],
       swiftSettings: cxxInterop),
     // One target per source app: the session core and the formats, never the frame loop or
     // another app.
@@ -171,6 +180,9 @@ let package = Package(
       name: "ARCameraImagesTests",
       dependencies: ["ARCameraImages", "ARRender", "ARReplay", "ARSimCLI", "ARSession"],
       exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARTrackingTests", dependencies: ["ARTracking", "ARMath", "ARScene"],
+      swiftSettings: cxxInterop),
     .testTarget(
       name: "ARMediaTests",
       dependencies: [

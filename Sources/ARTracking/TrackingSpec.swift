@@ -1,0 +1,273 @@
+import ARMath
+
+/// The scene file's top-level `tracking` section as written (Documentation/Tracking.md);
+/// `configuration(duration:recordedStates:)` checks it.
+public struct TrackingSpec: Decodable, Sendable {
+  /// Seed of every random draw (default 0).
+  public var seed: UInt64?
+  /// Seconds of `limited(initializing)` at the start (default 0).
+  public var initializing: Double?
+  /// `{angularSpeed: rad/s, linearSpeed: m/s}`: `limited(excessiveMotion)` above either.
+  public var excessiveMotion: MotionSpec?
+  /// `{minimumPoints}`: `limited(insufficientFeatures)` below this many feature points in view.
+  public var insufficientFeatures: FeaturesSpec?
+  /// Seconds a rule-derived limited state outlasts its cause (default 0.5).
+  public var recovery: Double?
+  /// Keyframes `[{t, state}]`; state `auto` returns to the rules.
+  public var states: [StateSpec]?
+  /// The pose error.
+  public var error: ErrorSpec?
+  /// Relocalisations `[{t, residual}]`.
+  public var relocalizations: [RelocalizationSpec]?
+  /// Dropped frames and jitter.
+  public var frames: FramesSpec?
+  /// Interruptions `[{start, end, relocalizing}]`.
+  public var interruptions: [InterruptionSpec]?
+
+  /// `excessiveMotion`.
+  public struct MotionSpec: Decodable, Sendable {
+    /// rad/s.
+    public var angularSpeed: Double?
+    /// m/s.
+    public var linearSpeed: Double?
+  }
+
+  /// `insufficientFeatures`.
+  public struct FeaturesSpec: Decodable, Sendable {
+    /// A count of feature points.
+    public var minimumPoints: Int
+  }
+
+  /// One keyframe.
+  public struct StateSpec: Decodable, Sendable {
+    /// τ, seconds.
+    public var t: Double
+    /// A state name (`TrackingState(name:)`) or `auto`.
+    public var state: String
+  }
+
+  /// `error`.
+  public struct ErrorSpec: Decodable, Sendable {
+    /// White noise σ: `{position: m, rotation: rad}`.
+    public var noise: PairSpec?
+    /// Random-walk densities: `{position: m/√s, rotation: rad/√s}`.
+    public var drift: PairSpec?
+    /// Relative scale error.
+    public var scale: Double?
+  }
+
+  /// `{position, rotation}` numbers.
+  public struct PairSpec: Decodable, Sendable {
+    /// Position value.
+    public var position: Double?
+    /// Rotation value.
+    public var rotation: Double?
+  }
+
+  /// One relocalisation.
+  public struct RelocalizationSpec: Decodable, Sendable {
+    /// τ, seconds.
+    public var t: Double
+    /// The error left: `{position: [x, y, z] m, rotation: [x, y, z] rad}` (default none).
+    public var residual: ResidualSpec?
+  }
+
+  /// A residual error.
+  public struct ResidualSpec: Decodable, Sendable {
+    /// World metres.
+    public var position: [Double]?
+    /// Rotation vector, radians.
+    public var rotation: [Double]?
+  }
+
+  /// `frames`.
+  public struct FramesSpec: Decodable, Sendable {
+    /// 0…1 per tick.
+    public var dropRate: Double?
+    /// τ of dropped frames.
+    public var drops: [Double]?
+    /// σ of the capture time, seconds.
+    public var jitter: Double?
+  }
+
+  /// One interruption.
+  public struct InterruptionSpec: Decodable, Sendable {
+    /// τ, seconds.
+    public var start: Double
+    /// τ, seconds.
+    public var end: Double
+    /// Seconds of `limited(relocalizing)` afterwards (default 1).
+    public var relocalizing: Double?
+  }
+
+  /// The section's known keys by field path (unknown keys become warnings).
+  public static let schema: [String: Set<String>] = [
+    "tracking": [
+      "seed", "initializing", "excessiveMotion", "insufficientFeatures", "recovery", "states",
+      "error", "relocalizations", "frames", "interruptions",
+    ],
+    "tracking.excessiveMotion": ["angularSpeed", "linearSpeed"],
+    "tracking.insufficientFeatures": ["minimumPoints"],
+    "tracking.states[]": ["t", "state"],
+    "tracking.error": ["noise", "drift", "scale"],
+    "tracking.error.noise": ["position", "rotation"],
+    "tracking.error.drift": ["position", "rotation"],
+    "tracking.relocalizations[]": ["t", "residual"],
+    "tracking.relocalizations[].residual": ["position", "rotation"],
+    "tracking.frames": ["dropRate", "drops", "jitter"],
+    "tracking.interruptions[]": ["start", "end", "relocalizing"],
+  ]
+
+  /// The checked configuration, for a replay whose τ runs from 0 to `duration` seconds.
+  /// - Throws: `TrackingSpecError` naming the field (from the scene's root, e.g.
+  ///   `tracking.error.noise.position`) for a negative or non-finite σ, density, speed or
+  ///   time, a time outside 0…duration, times out of order, overlapping interruptions, a
+  ///   drop rate outside 0…1, or a state name that is not ARKit's.
+  public func configuration(duration: Double, recordedStates: [TrackingKeyframe] = [])
+    throws(TrackingSpecError) -> TrackingConfiguration
+  {
+    var c = TrackingConfiguration()
+    c.isActive = true
+    c.seed = seed ?? 0
+    c.recordedStates = recordedStates
+    func nonNegative(_ value: Double?, _ field: String, _ unit: String) throws(TrackingSpecError)
+      -> Double?
+    {
+      guard let value else { return nil }
+      guard value.isFinite, value >= 0 else {
+        throw TrackingSpecError(field, "must be a finite number ≥ 0 \(unit) (got \(value))")
+      }
+      return value
+    }
+    func time(_ value: Double, _ field: String) throws(TrackingSpecError) -> Double {
+      guard value.isFinite, value >= 0, value <= duration + 1e-9 else {
+        throw TrackingSpecError(
+          field, "\(value) s is outside the replay's time 0…\(duration) s")
+      }
+      return value
+    }
+    func vector(_ values: [Double]?, _ field: String) throws(TrackingSpecError) -> Vector3 {
+      guard let values else { return .zero }
+      guard values.count == 3, values.allSatisfy(\.isFinite) else {
+        throw TrackingSpecError(field, "expected 3 finite numbers")
+      }
+      return Vector3(values[0], values[1], values[2])
+    }
+    c.initializingSeconds = try nonNegative(initializing, "tracking.initializing", "s") ?? 0
+    c.maximumAngularSpeed = try nonNegative(
+      excessiveMotion?.angularSpeed, "tracking.excessiveMotion.angularSpeed", "rad/s")
+    c.maximumLinearSpeed = try nonNegative(
+      excessiveMotion?.linearSpeed, "tracking.excessiveMotion.linearSpeed", "m/s")
+    if let minimum = insufficientFeatures?.minimumPoints {
+      guard minimum >= 0 else {
+        throw TrackingSpecError(
+          "tracking.insufficientFeatures.minimumPoints", "must be ≥ 0 (got \(minimum))")
+      }
+      c.minimumFeaturePoints = minimum
+    }
+    c.recoverySeconds = try nonNegative(recovery, "tracking.recovery", "s") ?? 0.5
+    var previous = -Double.infinity
+    for (index, keyframe) in (states ?? []).enumerated() {
+      let field = "tracking.states[\(index)]"
+      let t = try time(keyframe.t, field + ".t")
+      guard t >= previous else {
+        throw TrackingSpecError(field + ".t", "is earlier than the keyframe before it")
+      }
+      previous = t
+      var state: TrackingState?
+      if keyframe.state != "auto" {
+        guard let named = TrackingState(name: keyframe.state) else {
+          throw TrackingSpecError(
+            field + ".state",
+            "'\(keyframe.state.prefix(40))' is not a tracking state (\(TrackingState.namesList), or auto)"
+          )
+        }
+        state = named
+      }
+      c.keyframes.append(TrackingKeyframe(t: t, state: state))
+    }
+    var model = PoseErrorModel()
+    model.positionNoise =
+      try nonNegative(error?.noise?.position, "tracking.error.noise.position", "m") ?? 0
+    model.rotationNoise =
+      try nonNegative(error?.noise?.rotation, "tracking.error.noise.rotation", "rad") ?? 0
+    model.positionDrift =
+      try nonNegative(error?.drift?.position, "tracking.error.drift.position", "m/√s") ?? 0
+    model.rotationDrift =
+      try nonNegative(error?.drift?.rotation, "tracking.error.drift.rotation", "rad/√s") ?? 0
+    if let scale = error?.scale {
+      guard scale.isFinite, scale > -1, scale < 1 else {
+        throw TrackingSpecError("tracking.error.scale", "must be a finite number in (−1, 1)")
+      }
+      model.scale = scale
+    }
+    c.error = model
+    previous = -Double.infinity
+    for (index, spec) in (relocalizations ?? []).enumerated() {
+      let field = "tracking.relocalizations[\(index)]"
+      let t = try time(spec.t, field + ".t")
+      guard t >= previous else {
+        throw TrackingSpecError(field + ".t", "is earlier than the relocalisation before it")
+      }
+      previous = t
+      let residual = PoseError(
+        position: try vector(spec.residual?.position, field + ".residual.position"),
+        rotation: try vector(spec.residual?.rotation, field + ".residual.rotation"))
+      c.relocalizations.append(Relocalization(t: t, residual: residual))
+    }
+    if let rate = frames?.dropRate {
+      guard rate.isFinite, rate >= 0, rate <= 1 else {
+        throw TrackingSpecError("tracking.frames.dropRate", "must be 0…1 (got \(rate))")
+      }
+      c.frames.dropRate = rate
+    }
+    c.frames.jitterSeconds = try nonNegative(frames?.jitter, "tracking.frames.jitter", "s") ?? 0
+    previous = -Double.infinity
+    for (index, drop) in (frames?.drops ?? []).enumerated() {
+      let t = try time(drop, "tracking.frames.drops[\(index)]")
+      guard t >= previous else {
+        throw TrackingSpecError(
+          "tracking.frames.drops[\(index)]", "is earlier than the drop before it")
+      }
+      previous = t
+      c.frames.drops.append(t)
+    }
+    previous = 0
+    for (index, spec) in (interruptions ?? []).enumerated() {
+      let field = "tracking.interruptions[\(index)]"
+      let start = try time(spec.start, field + ".start")
+      let end = try time(spec.end, field + ".end")
+      guard start > previous || (index == 0 && start > 0) else {
+        throw TrackingSpecError(
+          field + ".start",
+          index == 0
+            ? "must be after τ = 0 (the session's first frame)"
+            : "must be after the previous interruption's end (\(previous) s)")
+      }
+      guard end > start else { throw TrackingSpecError(field + ".end", "must be after start") }
+      let relocalizing =
+        try nonNegative(spec.relocalizing, field + ".relocalizing", "s") ?? 1
+      c.interruptions.append(
+        Interruption(start: start, end: end, relocalizingSeconds: relocalizing))
+      previous = end
+    }
+    return c
+  }
+}
+
+/// A mistake in the `tracking` section: the field (a path from the scene's root) and why.
+public struct TrackingSpecError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// E.g. `tracking.error.noise.position`.
+  public var field: String
+  /// A one-line reason.
+  public var reason: String
+
+  /// Creates an error.
+  public init(_ field: String, _ reason: String) {
+    self.field = field
+    self.reason = reason
+  }
+
+  /// `field 'F': reason`.
+  public var description: String { "field '\(field)': \(reason)" }
+}
