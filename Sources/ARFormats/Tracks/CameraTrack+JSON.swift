@@ -1,5 +1,6 @@
 import ARMath
 import ARSupport
+import ARTracking
 import Foundation
 
 extension CameraTrack {
@@ -72,13 +73,14 @@ extension CameraTrack {
         "\(path)\(line): field \(InputText.quoted(key)) is not a track field; ignored")
     }
     var poses: [TimedPose] = []
+    var trackingStates: [(timeSeconds: Double, state: TrackingState)] = []
     poses.reserveCapacity(entries.count)
     for (index, entry) in entries.enumerated() {
       let name = "poses[\(index)]"
       guard let pose = entry as? [String: Any] else {
         throw TrackReadError(file: path, field: name, "expected an object")
       }
-      for key in pose.keys.sorted() where key != "t" && key != "worldFromCamera" {
+      for key in pose.keys.sorted() where !["t", "worldFromCamera", "trackingState"].contains(key) {
         let line = JSONSyntaxLocator.line(ofField: name, in: bytes).map { ":\($0)" } ?? ""
         warnings.append(
           "\(path)\(line): field \(InputText.quoted(name + "." + key)) is not a pose field; "
@@ -113,10 +115,24 @@ extension CameraTrack {
       try checkPosition(m.translation, file: path, line: nil, field: field)
       let filePose = RigidTransform(rotation: q, translation: m.translation)
       poses.append(TimedPose(timeSeconds: t, worldFromCamera: conversion.convert(filePose)))
+      if let value = pose["trackingState"] {
+        let line = JSONSyntaxLocator.line(ofField: name + ".trackingState", in: bytes)
+        let place = "\(path)\(line.map { ":\($0)" } ?? "")"
+        if let text = value as? String, let state = TrackingState(name: text) {
+          if trackingStates.last?.state != state { trackingStates.append((t, state)) }
+        } else {
+          let shown = (value as? String).map { InputText.quoted($0) } ?? "a non-string value"
+          warnings.append(
+            "\(place): field \(InputText.quoted(name + ".trackingState")): \(shown) is not a "
+              + "tracking state (\(TrackingState.namesList)); ignored")
+        }
+      }
     }
     guard !poses.isEmpty else { throw TrackReadError(file: path, "the track has no poses") }
     if let warning = validator.warning { warnings.append(warning) }
-    return CameraTrack(poses: poses, format: .json, warnings: warnings)
+    var track = CameraTrack(poses: poses, format: .json, warnings: warnings)
+    track.trackingStates = trackingStates
+    return track
   }
 
   /// The farthest camera position accepted, in metres from the track's origin (1000 km):

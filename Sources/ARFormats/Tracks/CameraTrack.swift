@@ -1,5 +1,6 @@
 import ARMath
 import ARSupport
+import ARTracking
 
 /// A recorded camera trajectory converted to ARKit frames, sorted by strictly increasing time.
 ///
@@ -14,6 +15,25 @@ public struct CameraTrack: Hashable, Sendable {
   /// Things the reader fixed or assumed (e.g. re-orthonormalised rotations, KITTI without
   /// times), one sentence each.
   public var warnings: [String]
+  /// ARKit tracking states recorded with the poses, in time order (file clock, seconds), each
+  /// holding until the next: only ARSim's JSON track carries them (`poses[].trackingState`);
+  /// none of the other formats records one (Documentation/Tracking.md).
+  public var trackingStates: [(timeSeconds: Double, state: TrackingState)] = []
+
+  public static func == (a: CameraTrack, b: CameraTrack) -> Bool {
+    a.poses == b.poses && a.format == b.format && a.warnings == b.warnings
+      && a.trackingStates.elementsEqual(b.trackingStates) { $0 == $1 }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(poses)
+    hasher.combine(format)
+    hasher.combine(warnings)
+    for (time, state) in trackingStates {
+      hasher.combine(time)
+      hasher.combine(state)
+    }
+  }
 
   /// Creates a track from poses already in ARKit frames.
   ///

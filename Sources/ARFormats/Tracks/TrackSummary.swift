@@ -26,6 +26,8 @@ public struct TrackSummary: Hashable, Sendable {
   public var boundingBoxMaximum: Vector3
   /// The reader's warnings.
   public var warnings: [String]
+  /// How many tracking-state changes the track records (0 = none: every format but JSON).
+  public var trackingStateChanges: Int
 
   /// Summarises a track.
   /// - Complexity: O(n).
@@ -54,6 +56,7 @@ public struct TrackSummary: Hashable, Sendable {
     boundingBoxMinimum = low
     boundingBoxMaximum = high
     warnings = track.warnings
+    trackingStateChanges = track.trackingStates.count
   }
 
   /// Aligned `name: value` lines, e.g. `format:       tum`, `duration:     30.09 s`; the
@@ -71,6 +74,11 @@ public struct TrackSummary: Hashable, Sendable {
       ("path length", String(format: "%.2f m", pathLengthMetres)),
       ("bounds min", vector(boundingBoxMinimum)),
       ("bounds max", vector(boundingBoxMaximum)),
+      (
+        "tracking",
+        trackingStateChanges == 0
+          ? "no recorded tracking state" : "\(trackingStateChanges) recorded state changes"
+      ),
     ]
     let width = (rows.map(\.0.count).max() ?? 0) + 2
     return rows.map { name, value in
