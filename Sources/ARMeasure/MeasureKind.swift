@@ -9,7 +9,8 @@ public struct MeasureKind: SessionKind {
     /// τ (seconds) at which the measuring switch toggles: on, off, on, …
     public var switchTimes: [Double]
     /// The camera tracking state: one state name for the whole run, or changes
-    /// `[{"t": τ, "state": name}]`; absent = `normal` from τ = 0 (no track records it).
+    /// `[{"t": τ, "state": name}]`; an alias of the top-level `tracking.states` (the scene's
+    /// tracking timeline, Documentation/Tracking.md), whose keyframes it adds.
     public var tracking: TrackingField?
   }
 
@@ -24,7 +25,7 @@ public struct MeasureKind: SessionKind {
     public struct Change: Decodable, Sendable {
       /// τ, seconds.
       public var t: Double
-      /// A `TrackingState` name.
+      /// A `TrackingState` name (`TrackingState(name:)`).
       public var state: String
     }
 
@@ -43,12 +44,10 @@ public struct MeasureKind: SessionKind {
   public struct Configuration: SessionConfiguration {
     /// τ (seconds) of the switch toggles, checked by `MeasureSession.init(switchTimes:)`.
     public var switchTimes: [Double]
-    /// The tracking-state changes (on-screen text only).
-    public var tracking: [TrackingChange]
 
-    /// Makes a `MeasureSession` with the switch times and tracking states.
+    /// Makes a `MeasureSession` with the switch times.
     public func makeSession(_ setup: SessionSetup) throws -> any Session {
-      try MeasureSession(switchTimes: switchTimes, tracking: tracking)
+      try MeasureSession(switchTimes: switchTimes)
     }
   }
 
@@ -63,6 +62,8 @@ public struct MeasureKind: SessionKind {
     ["measure": ["switchTimes", "tracking"], "measure.tracking[]": ["t", "state"]]
   }
 
+  /// `measure.tracking`'s states go to the scene's tracking timeline as keyframes
+  /// (`scene.trackingKeyframes`).
   /// - Throws: `InputError` for `measure.switchTimes` when a time is not finite or decreases,
   ///   for `measure.tracking` when a state name is unknown or a time is not finite or
   ///   decreases.
@@ -74,29 +75,37 @@ public struct MeasureKind: SessionKind {
     } catch {
       throw scene.error("measure.switchTimes", error.description)
     }
-    let names = TrackingState.allCases.map(\.rawValue).joined(separator: ", ")
+    let names =
+      "notAvailable, normal, limitedExcessiveMotion, limitedInsufficientFeatures, initializing"
     func state(_ name: String, _ field: String) throws -> TrackingState {
-      guard let state = TrackingState(rawValue: name) else {
-        throw scene.error(field, "\(InputText.quoted(name)) is not a tracking state (\(names))")
+      guard let state = TrackingState(name: name) else {
+        throw scene.error(
+          field, "\(InputText.quoted(name)) is not a tracking state (\(names), or ARKit's names)")
       }
       return state
     }
-    var tracking = [TrackingChange(t: 0, state: .normal)]
+    var keyframes: [TrackingKeyframe] = []
     switch section.tracking {
     case nil: break
     case .constant(let name):
-      tracking = [TrackingChange(t: 0, state: try state(name, "measure.tracking"))]
+      keyframes = [TrackingKeyframe(t: 0, state: try state(name, "measure.tracking"))]
     case .changes(let changes):
-      tracking = try changes.enumerated().map { index, change in
-        TrackingChange(
-          t: change.t, state: try state(change.state, "measure.tracking[\(index)].state"))
+      for (index, change) in changes.enumerated() {
+        let named = try state(change.state, "measure.tracking[\(index)].state")
+        guard change.t.isFinite, abs(change.t) < 9e12 else {
+          throw scene.error(
+            "measure.tracking", "tracking[\(index)].t is not a finite number of seconds")
+        }
+        if let last = keyframes.last, (change.t * 1e6).rounded() < (last.t * 1e6).rounded() {
+          throw scene.error(
+            "measure.tracking",
+            "tracking[\(index)].t is earlier than tracking[\(index - 1)].t (times must not decrease)"
+          )
+        }
+        keyframes.append(TrackingKeyframe(t: change.t, state: named))
       }
     }
-    do {
-      _ = try MeasureSession(switchTimes: section.switchTimes, tracking: tracking)
-    } catch {
-      throw scene.error("measure.tracking", error.description)
-    }
-    return Configuration(switchTimes: section.switchTimes, tracking: tracking)
+    scene.trackingKeyframes += keyframes
+    return Configuration(switchTimes: section.switchTimes)
   }
 }

@@ -15,10 +15,6 @@ public enum MeasureSessionError: Error, Hashable, Sendable, CustomStringConverti
   case nonFiniteSwitchTime(index: Int)
   /// The switch time at `index` is earlier than the one before it.
   case decreasingSwitchTime(index: Int)
-  /// The tracking change at `index` has a NaN or infinite time.
-  case nonFiniteTrackingTime(index: Int)
-  /// The tracking change at `index` is earlier than the one before it.
-  case decreasingTrackingTime(index: Int)
 
   /// A one-line description for a terminal.
   public var description: String {
@@ -27,10 +23,6 @@ public enum MeasureSessionError: Error, Hashable, Sendable, CustomStringConverti
       "switchTimes[\(index)] is not a finite number of seconds"
     case .decreasingSwitchTime(let index):
       "switchTimes[\(index)] is earlier than switchTimes[\(index - 1)] (times must not decrease)"
-    case .nonFiniteTrackingTime(let index):
-      "tracking[\(index)].t is not a finite number of seconds"
-    case .decreasingTrackingTime(let index):
-      "tracking[\(index)].t is earlier than tracking[\(index - 1)].t (times must not decrease)"
     }
   }
 }
@@ -84,12 +76,10 @@ public final class MeasureSession: Session {
 
   /// Switch times in integer microseconds of τ: on, off, on, …
   public let switchMicroseconds: [Int64]
-  /// Tracking-state changes in integer microseconds of τ, in order (on-screen text only).
-  public let trackingChanges: [(microseconds: Int64, state: TrackingState)]
-  /// The tracking state at the latest tick: nil before the first change (the app then shows
-  /// an empty description, as its `trackingState` is nil until ARKit first reports one).
+  /// The tracking state at the latest tick (`TickContext.trackingState`, which the app stores
+  /// in `session(_:cameraDidChangeTrackingState:)`): on-screen text only. The app measures on
+  /// whatever the hit-test gives, limited or not, against the estimated camera it is given.
   public private(set) var trackingState: TrackingState?
-  private var nextTrackingChange = 0
   /// The parent node of the measuring bar: at the start point, yawed about +Y.
   public let box: Node
   /// The bar itself (child of `box`).
@@ -109,27 +99,11 @@ public final class MeasureSession: Session {
   private var nextSwitch = 0
   private var sendingMicroseconds: Int64?  // nil = −∞
 
-  /// Creates a session from switch times τ in seconds (on at the first, off at the second, …)
-  /// and the tracking state over time (default: normal from τ = 0).
+  /// Creates a session from switch times τ in seconds (on at the first, off at the second, …).
   ///
   /// - Throws: `MeasureSessionError` when a time is not finite or smaller than the previous one
-  ///   (equal times are allowed: both toggles apply in the same tick, in order); tracking
-  ///   changes are checked alike (`nonFiniteTrackingTime`, `decreasingTrackingTime`).
-  public init(
-    switchTimes: [Double], tracking: [TrackingChange] = [TrackingChange(t: 0, state: .normal)]
-  ) throws(MeasureSessionError) {
-    var changes: [(microseconds: Int64, state: TrackingState)] = []
-    for (index, change) in tracking.enumerated() {
-      guard change.t.isFinite, abs(change.t) < 9e12 else {
-        throw .nonFiniteTrackingTime(index: index)
-      }
-      let value = ReplayTime.microseconds(change.t)
-      if let last = changes.last, value < last.microseconds {
-        throw .decreasingTrackingTime(index: index)
-      }
-      changes.append((value, change.state))
-    }
-    trackingChanges = changes
+  ///   (equal times are allowed: both toggles apply in the same tick, in order).
+  public init(switchTimes: [Double]) throws(MeasureSessionError) {
     var microseconds: [Int64] = []
     for (index, time) in switchTimes.enumerated() {
       guard time.isFinite, abs(time) < 9e12 else {
@@ -151,12 +125,7 @@ public final class MeasureSession: Session {
   /// Advances one AR tick (see the type's description for the order of steps).
   public func update(_ context: inout TickContext) {
     if box.parent !== context.root { context.root.addChildNode(box) }
-    while nextTrackingChange < trackingChanges.count,
-      trackingChanges[nextTrackingChange].microseconds <= context.microseconds
-    {
-      trackingState = trackingChanges[nextTrackingChange].state
-      nextTrackingChange += 1
-    }
+    trackingState = context.trackingState
     while nextSwitch < switchMicroseconds.count,
       switchMicroseconds[nextSwitch] <= context.microseconds
     {
@@ -220,7 +189,7 @@ public final class MeasureSession: Session {
       OverlayText(
         source: "measure",
         lines: [
-          "Status: " + status.rawValue, "Tracking: " + (trackingState?.appDescription ?? ""),
+          "Status: " + status.rawValue, "Tracking: " + Self.trackingDescription(trackingState),
           "Distance: " + MeasureText.centimetres(metres: distance),
         ], placement: .top, style: Self.statusTextViewStyle)
     ]

@@ -1,4 +1,5 @@
 import ARSupport
+import ARTracking
 
 /// A session kind's view of the scene file being loaded while it checks its section: the
 /// helpers every section uses (errors naming the scene file and field, paths against the
@@ -14,6 +15,9 @@ public struct SceneSection: Sendable {
   public var inputPaths: [String] = []
   /// Findings that do not stop loading, shown by `arsim render` and written to run.json.
   public var warnings: [String] = []
+  /// Tracking-state keyframes the section adds to the scene's tracking timeline (the measure
+  /// app's `measure.tracking`, an alias of the top-level `tracking.states`), in τ order.
+  public var trackingKeyframes: [TrackingKeyframe] = []
 
   /// Creates the context for the scene file at `sceneFilePath`.
   public init(sceneFilePath: String) {

@@ -2,6 +2,7 @@ import ARFormats
 import ARMath
 import ARScene
 import ARSupport
+@_exported import ARTracking
 
 /// What a session sees and may change during one AR tick (DESIGN §1).
 public struct TickContext {
@@ -26,6 +27,11 @@ public struct TickContext {
   /// The viewport camera at other moments (`viewportCamera(at:)`); `nil` when the caller has no
   /// camera track (then only this tick's camera is known).
   public var cameraHistory: (any CameraHistory)?
+  /// ARKit's tracking state at this tick (`ARFrame.camera.trackingState`, as apps learn it
+  /// from `session(_:cameraDidChangeTrackingState:)`): the scene's tracking timeline
+  /// (Documentation/Tracking.md); nil when nothing has reported a state yet. `camera` is the
+  /// tracker's estimate, not the true camera.
+  public var trackingState: TrackingState? = .normal
   /// Events raised during this tick, in order.
   public var events: [Event] = []
 

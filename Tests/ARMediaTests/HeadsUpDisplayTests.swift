@@ -147,28 +147,29 @@ import Testing
     #expect(abs(centreV - 40) <= 1.5)
   }
 
-  @Test("the tracking line follows the scene's states, empty before the first")
+  @Test("the tracking line follows the tick's state, empty before the first and when relocalizing")
   func trackingStates() throws {
-    let session = try MeasureSession(
-      switchTimes: [],
-      tracking: [
-        TrackingChange(t: 0.5, state: .initializing),
-        TrackingChange(t: 1.0, state: .limitedExcessiveMotion),
-        TrackingChange(t: 2, state: .normal),
-      ])
-    let expected: [(Double, String)] = [
-      (0, "Tracking: "), (0.5, "Tracking: INITIALIZING"),
-      (1.5, "Tracking: TRACKING LIMITED - Too much camera movement"),
-      (2.0, "Tracking: TRACKING NORMAL"),
+    let session = try MeasureSession(switchTimes: [])
+    let expected: [(Double, TrackingState?, String)] = [
+      (0, nil, "Tracking: "), (0.5, .limited(.initializing), "Tracking: INITIALIZING"),
+      (1.5, .limited(.excessiveMotion), "Tracking: TRACKING LIMITED - Too much camera movement"),
+      (
+        1.7, .limited(.insufficientFeatures),
+        "Tracking: TRACKING LIMITED - Not enough surface detail"
+      ),
+      (1.8, .limited(.relocalizing), "Tracking: "),
+      (1.9, .notAvailable, "Tracking: TRACKING UNAVAILABLE"),
+      (2.0, .normal, "Tracking: TRACKING NORMAL"),
     ]
     let camera = Camera(
       intrinsics: CameraIntrinsics(fx: 500, fy: 500, cx: 319.5, cy: 239.5, width: 640, height: 480),
       worldFromCamera: .identity)
     let root = Node()
-    for (t, line) in expected {
+    for (t, state, line) in expected {
       var context = TickContext(
         tick: Int(t * 60), t: t, microseconds: Int64(t * 1e6), camera: camera,
         pointOfView: Node(), root: root, planes: [])
+      context.trackingState = state
       session.update(&context)
       let lines = session.overlayText().first?.lines ?? []
       #expect(lines == ["Status: NOT READY", line, "Distance: 0.00 cm"])

@@ -223,7 +223,8 @@ public struct Replay {
         let t = schedule.time(ofFrame: frame)
         if let overlay = options.overlay {
           overlay.draw(
-            state.sessions.flatMap { $0.overlayText() }, on: &rendered, frame: frame, t: t)
+            state.sessions.flatMap { $0.overlayText() } + state.trackingOverlayText,
+            on: &rendered, frame: frame, t: t)
         }
         let render = clock.now - renderStart
         stage["render", default: .zero] += render
@@ -241,8 +242,10 @@ public struct Replay {
         }
         let traceStart = clock.now
         let traceText = TraceLine.make(
-          frame: frame, t: t, camera: camera, geometryNodes: geometryNodes,
-          sessionFields: state.sessions.flatMap { $0.traceFields() }, capacity: traceCapacity)
+          frame: frame, t: t, camera: camera, trueCamera: state.traceTrueCamera,
+          geometryNodes: geometryNodes,
+          sessionFields: state.tracking.traceFields + state.sessions.flatMap { $0.traceFields() },
+          capacity: traceCapacity)
         traceCapacity = max(traceCapacity, traceText.utf8.count + 4096)
         let eventText = frameEvents.map { $0.json(frame: frame).text + "\n" }.joined()
         var output = OutputFrame(

@@ -4,6 +4,7 @@ import ARRender
 import ARScene
 import ARSession
 import ARSupport
+import ARTracking
 import Foundation
 
 extension ReplayScene {
@@ -38,6 +39,8 @@ struct SceneResolver {
   /// The path helpers and located errors every session kind's section uses too.
   let section: SceneSection
   var path: String { section.sceneFilePath }
+  /// Tracking keyframes the configured sessions added (`SceneSection.trackingKeyframes`).
+  private(set) var sessionKeyframes: [TrackingKeyframe] = []
 
   init(path: String) { section = SceneSection(sceneFilePath: path) }
 
@@ -203,8 +206,11 @@ struct SceneResolver {
       sessions = try configure(sections, warnings: &warnings, inputPaths: &inputPaths)
     }
     if case .images(let images) = background { inputPaths += images }
+    let tracking = try resolveTracking(
+      file.tracking, duration: Double(frameCount - 1) / fps, keyframes: sessionKeyframes,
+      track: track, start: start)
 
-    return ReplayScene(
+    var scene = ReplayScene(
       name: name, sceneFilePath: path, track: track, clampTrack: clamp,
       captureIntrinsics: capture, viewport: viewport, outputIntrinsics: outputIntrinsics,
       schedule: FrameSchedule(arFrameRate: arRate, fps: fps, frameCount: frameCount),
@@ -213,18 +219,47 @@ struct SceneResolver {
       lights: file.lights ?? [], nodes: file.nodes ?? [], planes: planes, pointCloud: cloud,
       estimatedFloorY: file.estimatedFloorY, sessions: sessions, warnings: warnings,
       inputPaths: inputPaths)
+    scene.tracking = tracking
+    return scene
+  }
+
+  /// The `tracking` section checked, with the keyframes sessions added (`measure.tracking`)
+  /// after its own and the states recorded in the track (τ = track time − first − start).
+  func resolveTracking(
+    _ spec: TrackingSpec?, duration: Double, keyframes: [TrackingKeyframe], track: CameraTrack,
+    start: Double
+  ) throws -> TrackingConfiguration {
+    let first = track.poses.first?.timeSeconds ?? 0
+    let recorded = track.trackingStates.map {
+      TrackingKeyframe(t: $0.timeSeconds - first - start, state: $0.state)
+    }
+    var tracking = TrackingConfiguration()
+    if let spec {
+      do {
+        tracking = try spec.configuration(duration: duration, recordedStates: recorded)
+      } catch {
+        throw self.error(error.field, error.reason)
+      }
+    }
+    // Stable by time: the section's keyframes before the sessions' at equal times.
+    tracking.keyframes = (tracking.keyframes + keyframes).enumerated()
+      .sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
+    return tracking
   }
 
   /// Each present kind's section checked and configured, in registration order.
-  func configure(
+  mutating func configure(
     _ sections: [DecodedSection], warnings: inout [String], inputPaths: inout [String]
   ) throws -> [SceneSession] {
+    var sessionKeyframes: [TrackingKeyframe] = []
+    defer { self.sessionKeyframes = sessionKeyframes }
     var sessions: [SceneSession] = []
     for section in sections {
       var context = SceneSection(sceneFilePath: path)
       let configuration = try section.configure(in: &context)
       warnings += context.warnings
       inputPaths += context.inputPaths
+      sessionKeyframes += context.trackingKeyframes
       sessions.append(SceneSession(key: section.key, configuration: configuration))
     }
     return sessions

@@ -4,6 +4,7 @@ import ARRender
 import ARScene
 import ARSession
 import ARSupport
+import ARTracking
 
 /// A validated scene ready to replay: the scene file resolved against its folder, with the
 /// track, logs and settings loaded.
@@ -51,6 +52,9 @@ public struct ReplayScene: Sendable {
   /// The sessions the scene asks for, one per registered kind whose section it has, in
   /// registration order (the order they run each tick).
   public var sessions: [SceneSession] = []
+  /// The tracker (Documentation/Tracking.md): inactive without a `tracking` section (the
+  /// track's camera; only keyframes such as `measure.tracking` give the state).
+  public var tracking = TrackingConfiguration()
   /// Findings that did not stop loading (unknown fields, track warnings).
   public var warnings: [String]
   /// Every file the scene reads: the scene file, track (and times, sensor), stroke log, videos

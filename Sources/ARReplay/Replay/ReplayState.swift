@@ -4,6 +4,7 @@ import ARRender
 import ARScene
 import ARSession
 import ARSupport
+import ARTracking
 
 /// The mutable scene state of a run: the node graph, sessions and the AR tick counter.
 struct ReplayState {
@@ -16,16 +17,29 @@ struct ReplayState {
   /// The anchors' lifecycle (which are present, in which state) and its events.
   private var planeLifecycle: PlaneLifecycleEvents
   private(set) var nextTick = 0
+  /// The camera the apps see (the tracker's estimate; the track's without a `tracking`
+  /// section): app content is rendered from it.
   private(set) var camera: Camera
+  /// The true camera of the shown frame: the world (camera image, environment) is seen from it.
+  private(set) var trueCamera: Camera
+  /// The tracker (Documentation/Tracking.md), asked once per tick.
+  let tracking: TrackingSimulation
+  /// The state of the latest tick, for the HUD.
+  private var trackingState: TrackingState?
   /// The scene as sessions' camera history, boxed once rather than per tick.
   private let cameraHistory: any CameraHistory
 
   init(scene: ReplayScene) throws {
     self.scene = scene
-    cameraHistory = scene
+    let lastTime = scene.schedule.time(ofFrame: scene.schedule.frameCount - 1)
+    tracking = TrackingSimulation(
+      configuration: scene.tracking, arFrameRate: scene.schedule.arFrameRate, lastTime: lastTime)
+    cameraHistory =
+      scene.tracking.isActive ? EstimatedCameraHistory(scene: scene, tracking: tracking) : scene
     world = scene.makeWorld()
     planeLifecycle = PlaneLifecycleEvents(timelines: scene.planes.map(\.timeline))
     camera = try scene.viewportCamera(at: 0)
+    trueCamera = camera
     for (value, style) in [
       ("translucent", PlaneVisualization.Style.translucent), ("fade", .sampleApp),
     ] {
@@ -36,16 +50,42 @@ struct ReplayState {
     sessions = try scene.sessions.map { try $0.configuration.makeSession(setup) }
   }
 
+  /// The true camera for the trace line (`worldFromCameraTrue`), only with a `tracking`
+  /// section.
+  var traceTrueCamera: Camera? { tracking.configuration.isActive ? trueCamera : nil }
+
+  /// What ARKit's coaching overlay would say about the state (`--hud`, with a `tracking`
+  /// section, while tracking is not normal): a label centred on the image.
+  var trackingOverlayText: [OverlayText] {
+    guard tracking.configuration.isActive, let text = trackingState?.coachingText else {
+      return []
+    }
+    let k = camera.intrinsics
+    return [
+      OverlayText(
+        source: "tracking", lines: [text],
+        placement: .point(u: Double(k.width - 1) / 2, v: Double(k.height - 1) / 2))
+    ]
+  }
+
   /// Runs one AR tick: camera pose, sessions, constraints. Returns the tick's events.
   mutating func advance() throws -> [Event] {
     let tick = nextTick
     let t = scene.schedule.time(ofTick: tick)
-    camera = try scene.viewportCamera(at: t)
+    let scene = self.scene
+    let tracked = try tracking.advance(
+      tick: tick, t: t, trueCamera: { try scene.viewportCamera(at: $0) },
+      featurePointsInView: { FeaturePointsInView.count(scene.pointCloud, camera: $0) })
+    camera = tracked.camera
+    trueCamera = tracked.trueCamera
+    trackingState = tracked.state
     pointOfView.position = camera.worldFromCamera.translation
     pointOfView.orientation = camera.worldFromCamera.rotation
     var context = TickContext(
       tick: tick, t: t, microseconds: ReplayTime.microseconds(t), camera: camera,
       pointOfView: pointOfView, root: world)
+    context.trackingState = tracked.state
+    for event in tracked.events { context.emit(event.name, event.fields) }
     let planes = planeLifecycle.advance(to: t, context: &context)
     context.planes = planes
     context.estimatedFloorY = scene.estimatedFloorY
@@ -66,3 +106,15 @@ struct ReplayState {
 
 /// Sessions sample the scene's camera track at other moments (the helper's delayed video).
 extension ReplayScene: CameraHistory {}
+
+/// With a tracker, what the apps had at another moment is the estimate then.
+private struct EstimatedCameraHistory: CameraHistory, @unchecked Sendable {
+  let scene: ReplayScene
+  /// Read only between ticks, on the scene thread that advances it.
+  let tracking: TrackingSimulation
+
+  func viewportCamera(at t: Double) throws -> Camera {
+    tracking.estimatedCamera(at: t, trueCamera: try scene.viewportCamera(at: t))
+  }
+}
+

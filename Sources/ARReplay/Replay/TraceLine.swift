@@ -27,9 +27,12 @@ enum TraceLine {
   /// The line from the geometry nodes and world transforms the frame's render list walk
   /// recorded (`RenderList.init(root:visitedGeometry:)`), so no transform is composed twice;
   /// `capacity`: bytes to reserve (the previous line's length spares B2's 3.8 MB regrowth).
+  /// `trueCamera` (with a `tracking` section): written as `worldFromCameraTrue` after
+  /// `worldFromCamera`, which is then the tracker's estimate.
   static func make(
-    frame: Int, t: Double, camera: Camera, geometryNodes: [VisitedGeometryNode],
-    sessionFields: [(String, JSONValue)], capacity: Int = 4096
+    frame: Int, t: Double, camera: Camera, trueCamera: Camera? = nil,
+    geometryNodes: [VisitedGeometryNode], sessionFields: [(String, JSONValue)],
+    capacity: Int = 4096
   ) -> String {
     let k = camera.intrinsics
     var out = JSONWriter(capacity: capacity, remembersNumbers: true)
@@ -39,6 +42,10 @@ enum TraceLine {
     out.number(t)
     out.raw(",\"worldFromCamera\":")
     write(camera.worldFromCamera.matrix, to: &out)
+    if let trueCamera {
+      out.raw(",\"worldFromCameraTrue\":")
+      write(trueCamera.worldFromCamera.matrix, to: &out)
+    }
     out.raw(",\"intrinsics\":{\"fx\":")
     out.number(k.fx)
     out.raw(",\"fy\":")

@@ -2,6 +2,7 @@ import ARFormats
 import ARRender
 import ARSession
 import ARSupport
+import ARTracking
 import Foundation
 
 extension SceneFile {
@@ -33,6 +34,7 @@ extension SceneFile {
         "column \(problem.column): \(problem.reason)")
     }
     var schema = SceneFile.schema.merging(registry.schema) { $0.union($1) }
+      .merging(TrackingSpec.schema) { $0.union($1) }
     schema[""]?.formUnion(registry.keys)
     let warnings = UnknownFields.find(in: bytes, schema: schema).map { field in
       let line = JSONSyntaxLocator.line(ofField: field, in: bytes).map { ":\($0)" } ?? ""
@@ -48,7 +50,7 @@ extension SceneFile {
     "": [
       "name", "track", "intrinsics", "viewport", "output", "arFrameRate", "start", "duration",
       "frames", "clip", "background", "lights", "nodes", "planes", "pointCloud",
-      "estimatedFloorY", "$schema", "comment",
+      "estimatedFloorY", "tracking", "$schema", "comment",
     ],
     "track": TrackSpec.fields,
     "intrinsics": IntrinsicsSpec.fields,

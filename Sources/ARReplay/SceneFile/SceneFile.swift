@@ -3,6 +3,7 @@ import ARMath
 import ARScene
 import ARSession
 import ARSupport
+import ARTracking
 import Foundation
 
 /// A scene file (JSON): everything one replay needs. Documented field by field, with units and
@@ -43,6 +44,9 @@ public struct SceneFile: Decodable, Sendable {
   public var pointCloud: [[Double]]?
   /// World y of the estimated floor for `estimatedHorizontalPlane` hit tests.
   public var estimatedFloorY: Double?
+  /// The tracker: states, pose error, dropped frames (Documentation/Tracking.md); absent =
+  /// the track's camera exactly.
+  public var tracking: TrackingSpec?
 }
 
 extension SceneFile {
