@@ -13,6 +13,9 @@ enum EventCategory: String, CaseIterable {
   case participant = "participants"
   case model = "models"
   case messageLost = "messages lost"
+  /// The tracker's events (Documentation/Tracking.md): state changes, dropped frames,
+  /// interruptions, relocalisations.
+  case tracking
   case other
 
   /// The category of an event named `name` (events.jsonl's `event` field).
@@ -25,6 +28,9 @@ enum EventCategory: String, CaseIterable {
     case "dropped-point": self = .droppedPoint
     case "warning": self = .warning
     case "client-new-measurement": self = .measurement
+    case "tracking-state", "camera-frame-dropped", "session-interrupted",
+      "session-interruption-ended", "relocalized":
+      self = .tracking
     default:
       if lower.hasPrefix("displayer") {
         self = .displayer
@@ -61,6 +67,7 @@ enum EventCategory: String, CaseIterable {
     case .participant: "#e377c2"
     case .model: "#ff9896"
     case .messageLost: "#7f7f7f"
+    case .tracking: "#393b79"
     case .other: "#bcbd22"
     }
   }
