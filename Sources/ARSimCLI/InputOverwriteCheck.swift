@@ -71,7 +71,7 @@ func isSameFolder(_ a: String, _ b: String) -> Bool {
 
 /// `path` made absolute, its longest existing prefix with symbolic links resolved (`realpath`),
 /// then the rest with `.` and `..` applied by name (nothing there exists to be a link).
-private func resolvedPath(_ path: String) -> String {
+func resolvedPath(_ path: String) -> String {
   let absolute =
     path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
   var existing = absolute.split(separator: "/").map(String.init)

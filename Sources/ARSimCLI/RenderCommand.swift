@@ -39,6 +39,9 @@ enum RenderCommand {
       args.value("--shard"), frames: range, scene: scene,
       environment: ProcessInfo.processInfo.environment)
     let directory = args.value("--out") ?? plan.defaultDirectory
+    if let warning = outputAmongInputsWarning(directory: directory, inputs: scene.inputPaths) {
+      output.printError("arsim render: warning: \(warning)")
+    }
     let progress = output.isTerminal ? ProgressLine(output: output) : nil
     var options = ReplayOptions(
       outputDirectory: directory, frameRange: plan.frames, threads: threads)

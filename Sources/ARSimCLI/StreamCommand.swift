@@ -88,6 +88,11 @@ enum StreamCommand {
     output: CommandOutput
   ) throws -> ExitCode {
     for warning in scene.warnings { output.printError("arsim \(command): warning: \(warning)") }
+    if let warning = outputAmongInputsWarning(
+      directory: options.outputDirectory, inputs: scene.inputPaths)
+    {
+      output.printError("arsim \(command): warning: \(warning)")
+    }
     StopSignal.installInterruptHandlers()
     let summary: LiveRun.Summary
     do {
