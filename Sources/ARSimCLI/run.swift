@@ -58,7 +58,7 @@ let usage = """
                             none named: B1 B2 B3 S1; --frames 300 by default. --size and
                             --spheres change B1–B3's output size and sphere count.
     bench live [--size WxH] [--fps F] [--seconds S] [--as-fast-as-possible] [--threads N]
-               [--out DIR]
+               [--track FILE] [--out DIR]
                             Stream B1's load to an in-process receiver (Documentation/Live.md).
 
   arsim --version prints the version; arsim help prints this text, arsim COMMAND --help a
