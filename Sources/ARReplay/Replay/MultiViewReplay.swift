@@ -56,8 +56,9 @@ public struct MultiViewReplay {
     if let only {
       for name in only.sorted() where !names.contains(name) {
         throw InputError(
-          .usage, InputLocation(file: scene.sceneFilePath, field: "--participant"),
-          "no view \(InputText.quoted(name)) (the scene has \(names.joined(separator: ", ")))")
+          .usage, InputLocation(file: scene.sceneFilePath),
+          "--participant \(InputText.quoted(name)): no such participant (the scene has "
+            + "\(names.joined(separator: ", ")))")
       }
     }
     try FileIO.createDirectory(options.outputDirectory)

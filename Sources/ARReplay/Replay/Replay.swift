@@ -118,10 +118,12 @@ public struct Replay {
     let lastFrame = schedule.frameCount - 1
     let range = options.frameRange ?? 0...lastFrame
     guard range.lowerBound >= 0, range.upperBound <= lastFrame else {
+      // An option, not a scene field: the location is the scene whose frames it counts.
+      let given =
+        range.count == 1 ? "\(range.lowerBound)" : "\(range.lowerBound)..\(range.upperBound)"
       throw InputError(
-        .usage, InputLocation(file: scene.sceneFilePath, field: "--frames"),
-        "range \(range.lowerBound)..\(range.upperBound) is outside the scene's frames 0..\(lastFrame)"
-      )
+        .usage, InputLocation(file: scene.sceneFilePath),
+        "--frames \(given) is outside the scene's frames 0..\(lastFrame)")
     }
     let directory = options.outputDirectory
     try checkOutputsSpareInputs(directory: directory, frames: options.writesFrames ? range : nil)
