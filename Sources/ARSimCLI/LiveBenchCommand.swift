@@ -73,7 +73,7 @@ enum LiveBenchCommand {
         "  outputs: \(settings.folder)/sent (run.json), \(settings.folder)/received")
     }
     if let failure = live.failure as? LiveError {
-      output.printError("arsim bench live: stopped: \(failure.description)")
+      output.printError(liveStopLine("bench live", failure))
       return ExitCode(failure)
     }
     if let failure = live.failure { throw failure }

@@ -50,6 +50,14 @@ struct LiveOptions {
   }
 }
 
+/// The line a live command prints when `error` ended its stream: `arsim stream: stopped:
+/// timed out: …`, or for Ctrl-C `arsim stream: interrupted (SIGINT or SIGTERM) at frame 12`.
+func liveStopLine(_ command: String, _ error: LiveError) -> String {
+  error.failure == .interrupted
+    ? "arsim \(command): interrupted (SIGINT or SIGTERM) \(error.detail)"
+    : "arsim \(command): stopped: \(error.description)"
+}
+
 extension ExitCode {
   /// The exit code for a live failure: 69 (EX_UNAVAILABLE) when the peer is absent, slow or
   /// went away; 76 (EX_PROTOCOL) for a rejected handshake or broken wire format; 64 for a

@@ -132,7 +132,7 @@ enum StreamCommand {
     }
     guard let failure = summary.failure else { return .ok }
     if let live = failure as? LiveError {
-      output.printError("arsim \(command): stopped: \(live.description)")
+      output.printError(liveStopLine(command, live))
       return ExitCode(live)
     }
     throw failure

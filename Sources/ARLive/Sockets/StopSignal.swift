@@ -43,7 +43,7 @@ public final class StopSignal: @unchecked Sendable {  // two descriptors, set on
   /// - Throws: `LiveError` `.interrupted` as soon as the signal is raised.
   public func wait(until deadline: ContinuousClock.Instant) throws(LiveError) {
     while true {
-      if isRequested { throw LiveError(.interrupted, "stopped") }
+      if isRequested { throw LiveError(.interrupted, "while waiting") }
       let remaining = deadline - .now
       if remaining <= .zero { return }
       let (s, attoseconds) = remaining.components

@@ -228,7 +228,7 @@ func pollReady(
       if errno == EINTR { continue }
       throw LiveError(.system, "poll: " + errnoText())
     }
-    if fds[1].revents != 0 { throw LiveError(.interrupted, "stopped while waiting to \(what)") }
+    if fds[1].revents != 0 { throw LiveError(.interrupted, "while waiting to \(what)") }
     if fds[0].revents != 0 { return }
   }
 }

@@ -24,10 +24,15 @@ public final class LivePacer: Sendable {
   /// - Throws: `LiveError` `.interrupted` when the stop signal is raised (checked when not
   ///   paced too).
   public func wait(untilMicroseconds microseconds: Int64) throws(LiveError) {
+    let before = "before τ = \(Double(microseconds) / 1_000_000) s"
     guard isPaced else {
-      if stop.isRequested { throw LiveError(.interrupted, "stopped") }
+      if stop.isRequested { throw LiveError(.interrupted, before) }
       return
     }
-    try stop.wait(until: instant(microseconds: microseconds))
+    do {
+      try stop.wait(until: instant(microseconds: microseconds))
+    } catch {
+      throw LiveError(error.failure, error.failure == .interrupted ? before : error.detail)
+    }
   }
 }

@@ -126,7 +126,7 @@ public final class HandoverClockSink: FrameSink, @unchecked Sendable {  // scene
   /// Records the frame's hand-over instant.
   /// - Throws: `LiveError` `.interrupted` once `stop` is raised.
   public func submit(_ frame: OutputFrame) throws {
-    if stop.isRequested { throw LiveError(.interrupted, "stopped at frame \(frame.frame)") }
+    if stop.isRequested { throw LiveError(.interrupted, "at frame \(frame.frame)") }
     handovers.append((frame.frame, schedule.tick(forFrame: frame.frame), .now))
   }
 
