@@ -9,8 +9,9 @@ struct Arguments {
   private var flags: Set<String> = []
 
   /// Parses `arguments`; `valueOptions` take a value, `flagOptions` do not.
-  /// - Throws: `UsageError` for an unknown option, a missing or empty value, a repeated
-  ///   option or flag, or a NUL character (a C path or number would stop there).
+  /// - Throws: `UsageError` for an unknown option (suggesting the nearest known one), a missing
+  ///   or empty value, a repeated option or flag, or a NUL character (a C path or number would
+  ///   stop there).
   init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String> = []) throws {
     for (position, argument) in arguments.enumerated() where InputText.containsNUL(argument) {
       let option = position > 0 && valueOptions.contains(arguments[position - 1])
@@ -48,7 +49,10 @@ struct Arguments {
           // Like a repeated value option: a doubled flag is usually a pasting mistake.
           guard flags.insert(name).inserted else { throw UsageError("\(name) given twice") }
         } else {
-          throw UsageError("unknown option \(InputText.quoted(argument))")
+          let suggestion = didYouMean(name, among: valueOptions.union(flagOptions))
+          throw UsageError(
+            "unknown option \(InputText.quoted(argument))"
+              + (suggestion.isEmpty ? " (--help lists the options)" : suggestion))
         }
       } else {
         positionals.append(argument)

@@ -36,7 +36,9 @@ enum BenchCommand {
         continue
       }
       guard let scene = BenchScene(rawValue: name.uppercased()) else {
-        throw UsageError("unknown benchmark \(InputText.quoted(name)) (B1, B2, B3, B4, S1)")
+        throw UsageError(
+          "unknown benchmark \(InputText.quoted(name)) (B1, B2, B3, B4, S1; or bench live first)"
+            + didYouMean(name, among: ["live"]))
       }
       scenes.append(scene)
     }

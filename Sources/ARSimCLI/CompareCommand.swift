@@ -65,7 +65,7 @@ enum CompareCommand {
         valueOptions: ["--threshold", "--max-diff-pixels", "--max-diff-fraction", "--diff"],
         flagOptions: ["--exact", "--verbose"])
     } catch let error as UsageError {
-      throw UsageError(error.message + "\n" + usageText)
+      throw UsageError(error.message + "\n" + synopsis)
     }
     var options = Options()
     options.threshold = try args.number(
@@ -78,7 +78,7 @@ enum CompareCommand {
     options.verbose = args.has("--verbose")
     guard args.positionals.count == 2 else {
       throw UsageError(
-        "expected EXPECTED and ACTUAL, got \(args.positionals.count) paths\n\(usageText)")
+        "expected EXPECTED and ACTUAL, got \(args.positionals.count) paths\n\(synopsis)")
     }
     if maxPixels != nil && maxFraction != nil {
       throw UsageError("give --max-diff-pixels or --max-diff-fraction, not both")
@@ -112,10 +112,17 @@ enum CompareCommand {
     return target == base || target.hasPrefix(base.hasSuffix("/") ? base : base + "/")
   }
 
-  static let usageText = """
+  /// The two lines of the command's form, shown after a usage mistake.
+  static let synopsis = """
     USAGE: arsim compare EXPECTED ACTUAL [--threshold T] [--max-diff-pixels N | --max-diff-fraction F]
                          [--diff OUT] [--exact] [--verbose]
+    """
 
+  /// `arsim compare --help`: the form and what it does.
+  static let usageText = synopsis + "\n\n" + explanation
+
+  /// What the command does with two files and with two folders.
+  static let explanation = """
     Two PNG files: prints whether they match; --diff OUT writes the diff image as a PNG at OUT
     (grey where the same, red where different, yellow anti-aliasing), also when they match; not
     when their sizes differ.

@@ -18,7 +18,11 @@ enum StrokesCommand {
       return try StrokesSendCommand.run(Array(arguments.dropFirst()), output: output)
     }
     guard arguments.first == "from-quickdraw" else {
-      throw UsageError("expected 'from-quickdraw' or 'send' (see arsim help)")
+      throw UsageError(
+        "expected 'from-quickdraw' or 'send'"
+          + (arguments.first.map { ", got \(InputText.quoted($0))" } ?? "")
+          + didYouMean(arguments.first ?? "", among: ["from-quickdraw", "send"])
+          + " (see arsim help strokes)")
     }
     let args = try Arguments(
       Array(arguments.dropFirst()),

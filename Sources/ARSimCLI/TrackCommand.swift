@@ -41,7 +41,8 @@ enum TrackCommand {
       return .ok
     default:
       throw UsageError(
-        "unknown track subcommand \(InputText.quoted(subcommand)): expected 'info' or 'convert'")
+        "unknown track subcommand \(InputText.quoted(subcommand)): expected 'info' or 'convert'"
+          + didYouMean(subcommand, among: ["info", "convert"]))
     }
   }
 

@@ -127,7 +127,9 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
       }
       if let topic = rest.first, topic != "help" {
         guard let text = commandUsage(topic) else {
-          throw UsageError("no command \(InputText.quoted(topic)) (`arsim help` lists them)")
+          throw UsageError(
+            "no command \(InputText.quoted(topic))"
+              + didYouMean(topic, among: commands) + "; `arsim help` lists them")
         }
         output.print(text)
       } else {
@@ -135,7 +137,11 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
       }
       code = .ok
     default:
-      output.printError("arsim: unknown command \(InputText.quoted(command))\n\n\(usage)")
+      // The nearest command, not the whole overview: a typo should not scroll the screen.
+      output.printError(
+        "arsim: unknown command \(InputText.quoted(command))"
+          + didYouMean(command, among: commands + ["--help", "--version"])
+          + "; `arsim help` lists the commands")
       code = .usage
     }
   } catch let error as UsageError {
@@ -156,6 +162,12 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
   }
   return code.rawValue
 }
+
+/// The commands `run` knows, for suggestions.
+let commands = [
+  "render", "track", "strokes", "compare", "bench", "receive", "stream", "merge", "video",
+  "report", "help",
+]
 
 /// The lines of `usage` that describe `command` (`track` gives both `track info` and
 /// `track convert`), as `arsim COMMAND …` lines, with the exit codes; `nil` for a command the
