@@ -146,14 +146,16 @@ import Testing
     let folder = try MediaTestSupport.temporaryFolder("render-video-fails")
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let scene = try Self.smallScene(in: folder)
-    // A folder that does not exist: real ffmpeg cannot open its output.
+    // A folder where ffmpeg's temporary output should be: real ffmpeg cannot open it. (A
+    // missing output folder is refused before the first frame, so it cannot make ffmpeg fail.)
+    let video = folder + "/run.mp4"
+    try FileManager.default.createDirectory(
+      atPath: video + FileIO.temporarySuffix + String(getpid()), withIntermediateDirectories: false)
     let (code, text) = Self.run([
-      "render", scene, "--frames", "0..5", "--out", folder + "/out", "--video",
-      folder + "/missing/run.mp4",
+      "render", scene, "--frames", "0..5", "--out", folder + "/out", "--video", video,
     ])
     #expect(code == 73)
-    #expect(
-      text.contains("ffmpeg failed") && text.contains("No such file or directory"), "\(text)")
+    #expect(text.contains("ffmpeg failed") && text.contains("Is a directory"), "\(text)")
     for frame in 0...5 {
       #expect(
         FileManager.default.fileExists(atPath: folder + "/out/" + RunFolder.frameName(frame)))
