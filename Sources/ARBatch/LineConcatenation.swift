@@ -19,6 +19,8 @@ struct LineConcatenation {
   private let destination: String
   private let temporary: String
   private var fd: Int32
+  /// Only check the lines (`init(checking:)`): nothing is written.
+  private let checksOnly: Bool
   /// Lines written.
   private(set) var lines = 0
   /// Lines that named a frame.
@@ -34,9 +36,20 @@ struct LineConcatenation {
     temporary = destination + FileIO.temporarySuffix + String(getpid())
     unlink(temporary)
     fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+    checksOnly = false
     guard fd >= 0 else {
       throw InputError(.cannotCreate, InputLocation(file: target), String(cString: strerror(errno)))
     }
+  }
+
+  /// A concatenation that only checks the lines `append` reads and counts them, writing
+  /// nothing (`arsim merge` checks every shard before it writes; `commit` is not called).
+  init(checking target: String) {
+    self.target = target
+    destination = target
+    temporary = ""
+    fd = -1
+    checksOnly = true
   }
 
   /// Appends `path`'s lines.
@@ -139,10 +152,11 @@ struct LineConcatenation {
   mutating func abandon() {
     if fd >= 0 { close(fd) }
     fd = -1
-    unlink(temporary)
+    if !checksOnly { unlink(temporary) }
   }
 
   private mutating func write(_ bytes: [UInt8], count: Int) throws {
+    guard !checksOnly else { return }
     var written = 0
     while written < count {
       let n = bytes.withUnsafeBytes { buffer in

@@ -21,7 +21,12 @@ struct MergeWriter {
     self.copying = copying
   }
 
-  /// A folder's non-hidden entries, sorted: regular files and folders (links followed).
+  /// A shard folder's non-hidden entries, sorted: regular files and folders, never followed
+  /// through a link (`lstat`). Hidden entries (the lock `.arsim-lock`) and temporary files
+  /// are never read, so they are skipped.
+  /// - Throws: `InputError` `.badData` (65) naming an entry that is anything else — a
+  ///   symbolic link (a `frame_00020.png -> /etc/passwd` would be copied, or linked, into the
+  ///   merge), a FIFO, socket or device — and `.missingInput` when the folder cannot be read.
   static func entries(of directory: String) throws -> (files: [String], folders: [String]) {
     guard let dir = opendir(directory) else {
       throw InputError(
@@ -35,15 +40,47 @@ struct MergeWriter {
         String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
       }
       guard !name.hasPrefix("."), !name.contains(FileIO.temporarySuffix) else { continue }
+      let path = directory + "/" + name
       var info = stat()
-      guard stat(directory + "/" + name, &info) == 0 else { continue }
+      guard lstat(path, &info) == 0 else {
+        throw InputError(
+          .missingInput, InputLocation(file: path), String(cString: strerror(errno)))
+      }
       switch info.st_mode & S_IFMT {
       case S_IFDIR: folders.append(name)
       case S_IFREG: files.append(name)
-      default: continue
+      case S_IFLNK:
+        throw InputError(
+          .badData, InputLocation(file: path),
+          "is a symbolic link (to \(InputText.quotedPath(Self.linkTarget(path)))); a shard's "
+            + "entries must be regular files and folders inside it, as render writes them")
+      default:
+        throw InputError(
+          .badData, InputLocation(file: path),
+          "is \(Self.kindName(info.st_mode)); a shard's entries must be regular files and "
+            + "folders inside it, as render writes them")
       }
     }
     return (files.sorted(), folders.sorted())
+  }
+
+  /// "a FIFO", "a socket", … for an `st_mode` that is neither a file, folder nor link.
+  private static func kindName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFIFO: "a FIFO"
+    case S_IFSOCK: "a socket"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    default: "a special file"
+    }
+  }
+
+  /// Where a symbolic link points (its text, not followed), for messages.
+  private static func linkTarget(_ path: String) -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink(path, &buffer, buffer.count - 1)
+    guard n >= 0 else { return "?" }
+    return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   /// The frame number of a per-frame file name, `NAME_NNNNN.EXT` (`frame_00012.png` → 12).
@@ -70,13 +107,29 @@ struct MergeWriter {
     }
   }
 
-  /// Merges one folder (`view` "" is the top level): frames, line files, a view's own
-  /// `run.json`.
-  /// - Returns: the lines of each merged line file.
-  mutating func merge(view: String, shards: [ShardRun]) throws -> [String: Int] {
+  /// What merging one folder (`view` "" is the top level) will write, found by `plan` before
+  /// anything is written.
+  struct FolderPlan {
+    /// The view subfolder, "" for the top level.
+    let view: String
+    /// Per-frame files: the shard's file and the name it gets.
+    var frameFiles: [(source: String, name: String)] = []
+    /// Line files whose lines name frames: concatenated in shard order.
+    var framedLineFiles: [String] = []
+    /// Line files whose lines name no frame (a log of the run so far): the last shard's.
+    var logFiles: [String] = []
+  }
+
+  /// Checks one folder of every shard and returns what merging it will write; writes nothing.
+  /// Checks: each shard's entries are regular files and folders (`entries(of:)`); every frame
+  /// of the shard has its image; the shards have the same line files; every line file is whole
+  /// and names only its shard's frames in order (`LineConcatenation`, reading without
+  /// writing); each log is a prefix of the next shard's; a view's `run.json` files parse; and
+  /// nothing in the way of a file to be written in `output` (a folder, link or device there).
+  /// - Throws: `InputError`, as `ShardMerge.run(into:)` documents.
+  static func plan(view: String, shards: [ShardRun], output: String) throws -> FolderPlan {
     let target = view.isEmpty ? output : output + "/" + view
-    try FileIO.createDirectory(target)
-    FileIO.removeStaleTemporaryFiles(in: target)
+    var plan = FolderPlan(view: view)
     var lineFiles: [String]?
     for run in shards {
       let folder = view.isEmpty ? run.directory : run.directory + "/" + view
@@ -96,7 +149,7 @@ struct MergeWriter {
       }
       for name in files {
         guard let frame = Self.frameNumber(name), frames.contains(frame) else { continue }
-        try place(folder + "/" + name, at: target + "/" + name)
+        plan.frameFiles.append((folder + "/" + name, name))
       }
       let jsonl = files.filter { $0.hasSuffix(".jsonl") }
       if let expected = lineFiles, expected != jsonl {
@@ -108,8 +161,56 @@ struct MergeWriter {
       }
       lineFiles = jsonl
     }
-    var counts: [String: Int] = [:]
     for name in lineFiles ?? [] {
+      var check = LineConcatenation(checking: target + "/" + name)
+      let paths = shards.map {
+        (view.isEmpty ? $0.directory : $0.directory + "/" + view) + "/" + name
+      }
+      for (run, path) in zip(shards, paths) {
+        try check.append(
+          path, frames: run.expectedFrames,
+          everyFrameOnce: name == "trace.jsonl" ? run.framesWritten : nil)
+      }
+      if ["trace.jsonl", "events.jsonl"].contains(name) || check.framedLines > 0 {
+        plan.framedLineFiles.append(name)
+        continue
+      }
+      // No line names a frame: a log of the whole run up to the shard's last frame (a
+      // collaborative scene's messages.jsonl). Each shard's is a prefix of the next one's,
+      // and the last shard's is the full run's.
+      for (shorter, longer) in zip(paths, paths.dropFirst()) {
+        guard try Self.isPrefix(shorter, of: longer) else {
+          throw InputError(
+            .badData, InputLocation(file: longer),
+            "its lines name no frame, so it is read as a log of the run up to the shard's last "
+              + "frame, but it does not begin with \(shorter) (the previous shard's): the "
+              + "shards' logs disagree")
+        }
+      }
+      plan.logFiles.append(name)
+    }
+    if !view.isEmpty { _ = try viewRunFiles(view: view, shards: shards) }
+    // What is in the way in the output folder, if it exists already.
+    let names = plan.frameFiles.map(\.name) + plan.framedLineFiles + plan.logFiles + ["run.json"]
+    if FileIO.exists(target) {
+      for name in names { _ = try FileIO.destination(for: target + "/" + name) }
+    }
+    return plan
+  }
+
+  /// Writes one folder as `plan` says (checked by `plan(view:shards:output:)`): frames linked
+  /// or copied, line files concatenated, a view's own `run.json`.
+  /// - Returns: the lines of each merged line file.
+  /// - Throws: `InputError` `.cannotCreate` for output failures (and, should a shard change
+  ///   between the check and the write, the checks' errors).
+  mutating func write(_ plan: FolderPlan, shards: [ShardRun]) throws -> [String: Int] {
+    let view = plan.view
+    let target = view.isEmpty ? output : output + "/" + view
+    try FileIO.createDirectory(target)
+    FileIO.removeStaleTemporaryFiles(in: target)
+    for (source, name) in plan.frameFiles { try place(source, at: target + "/" + name) }
+    var counts: [String: Int] = [:]
+    for name in plan.framedLineFiles {
       var concatenation = try LineConcatenation(target: target + "/" + name)
       for run in shards {
         let folder = view.isEmpty ? run.directory : run.directory + "/" + view
@@ -117,37 +218,37 @@ struct MergeWriter {
           folder + "/" + name, frames: run.expectedFrames,
           everyFrameOnce: name == "trace.jsonl" ? run.framesWritten : nil)
       }
-      let perFrame =
-        ["trace.jsonl", "events.jsonl"].contains(name) || concatenation.framedLines > 0
-      if perFrame {
-        try concatenation.commit()
-        counts[name] = concatenation.lines
-      } else {
-        // No line names a frame: a log of the whole run up to the shard's last frame (a
-        // collaborative scene's messages.jsonl). Each shard's is a prefix of the next one's,
-        // and the last shard's is the full run's.
-        concatenation.abandon()
-        let paths = shards.map {
-          (view.isEmpty ? $0.directory : $0.directory + "/" + view) + "/" + name
-        }
-        for (shorter, longer) in zip(paths, paths.dropFirst()) {
-          guard try Self.isPrefix(shorter, of: longer) else {
-            throw InputError(
-              .badData, InputLocation(file: longer),
-              "its lines name no frame, so it is read as a log of the run up to the shard's last "
-                + "frame, but it does not begin with \(shorter) (the previous shard's): the "
-                + "shards' logs disagree")
-          }
-        }
-        var last = try LineConcatenation(target: target + "/" + name)
-        try last.append(paths[paths.count - 1], frames: nil, everyFrameOnce: nil)
-        try last.commit()
-        counts[name] = last.lines
-      }
+      try concatenation.commit()
+      counts[name] = concatenation.lines
+    }
+    for name in plan.logFiles {
+      let last = shards[shards.count - 1]
+      let folder = view.isEmpty ? last.directory : last.directory + "/" + view
+      var copy = try LineConcatenation(target: target + "/" + name)
+      try copy.append(folder + "/" + name, frames: nil, everyFrameOnce: nil)
+      try copy.commit()
+      counts[name] = copy.lines
     }
     lineCounts[view] = counts
     if !view.isEmpty { try writeRunFile(view: view, shards: shards, summary: nil) }
     return counts
+  }
+
+  /// The shards' `run.json` of view folder `view`, parsed; nil when a shard has none (the
+  /// merged view then gets none).
+  /// - Throws: `InputError` `.badData` for one that is not valid JSON.
+  static func viewRunFiles(view: String, shards: [ShardRun]) throws -> [JSONValue]? {
+    let paths = shards.map { $0.directory + "/" + view + "/run.json" }
+    guard paths.allSatisfy(FileIO.exists) else { return nil }
+    return try paths.map { path in
+      do {
+        return try RunFileReader.parse(try FileIO.read(path, maximumBytes: 256 << 20))
+      } catch let failure as RunFileReader.Failure {
+        throw InputError(
+          .badData, InputLocation(file: path, byteOffset: failure.offset),
+          "not valid JSON: expected \(failure.expected)")
+      }
+    }
   }
 
   /// Whether the bytes of file `a` are the first bytes of file `b`.
@@ -218,17 +319,8 @@ struct MergeWriter {
     if view.isEmpty {
       runs = shards.map(\.run)
     } else {
-      let paths = shards.map { $0.directory + "/" + view + "/run.json" }
-      guard paths.allSatisfy(FileIO.exists) else { return }
-      runs = try paths.map { path in
-        do {
-          return try RunFileReader.parse(try FileIO.read(path, maximumBytes: 256 << 20))
-        } catch let failure as RunFileReader.Failure {
-          throw InputError(
-            .badData, InputLocation(file: path, byteOffset: failure.offset),
-            "not valid JSON: expected \(failure.expected)")
-        }
-      }
+      guard let viewRuns = try Self.viewRunFiles(view: view, shards: shards) else { return }
+      runs = viewRuns
     }
     var merged = runs[0]
     let frames = shards.flatMap(\.framesWritten)

@@ -10,11 +10,14 @@ import ARSupport
 /// folder a single run of the whole job writes (`arsim merge OUT SHARD_DIR…`,
 /// Documentation/Scaling.md).
 ///
-/// Everything is checked before anything is written: each folder has a `run.json` (a finished
-/// shard) with the same `sceneHash`, `arsimVersion`, `frameCount`, shard count and job range;
-/// the indices are 1…N exactly once (a missing shard is named with its frames, a shard given
-/// twice is an overlap); each shard wrote all the frames the split rule gives it and their files
-/// exist; every shard has the same view subfolders and line files. Then, per folder (the
+/// Everything is checked before anything is written, so a refused merge leaves OUT as it was:
+/// each folder has a `run.json` (a finished shard) with the same `sceneHash`, `arsimVersion`,
+/// `frameCount`, shard count and job range; the indices are 1…N exactly once (a missing shard
+/// is named with its frames, a shard given twice is an overlap); each shard wrote all the
+/// frames the split rule gives it and their files exist; a shard's entries are regular files
+/// and folders (a symbolic link, FIFO or device inside a shard is refused, never followed);
+/// every shard has the same view subfolders and line files; every line file is whole and in
+/// frame order (read once to check, once to write). Then, per folder (the
 /// top level and each view subfolder, e.g. a collaborative scene's `DIR/<participant>/`):
 /// per-frame files (`NAME_NNNNN.EXT` of the shard's frames) are hard-linked, or copied when
 /// linking is impossible or `copying` is set, never symbolically linked; every `*.jsonl` file
@@ -66,6 +69,10 @@ public struct ShardMerge {
     try checkOutput(output, shards: shards)
     for run in shards { try Self.checkNotBeingWritten(run.directory) }
     let views = try viewFolders(shards)
+    // Every check passes before the first write, so a refused merge leaves `output` as it was.
+    let plans = try ([""] + views).map {
+      try MergeWriter.plan(view: $0, shards: shards, output: output)
+    }
     // The output folder's lock, as a render takes it: no render or merge writes there at once.
     try FileIO.createDirectory(output)
     let lock = try OutputFolder(output).lock(waiting: false)
@@ -73,9 +80,9 @@ public struct ShardMerge {
     var writer = MergeWriter(output: output, copying: copying)
     try writer.prepare()
     var eventLines = 0
-    for view in [""] + views {
-      let counts = try writer.merge(view: view, shards: shards)
-      if view.isEmpty { eventLines = counts["events.jsonl"] ?? 0 }
+    for plan in plans {
+      let counts = try writer.write(plan, shards: shards)
+      if plan.view.isEmpty { eventLines = counts["events.jsonl"] ?? 0 }
     }
     let job = shards[0].jobFrames
     let seconds = ContinuousClock.Duration.components(clock.now - start)
