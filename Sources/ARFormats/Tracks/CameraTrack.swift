@@ -67,6 +67,22 @@ public struct CameraTrack: Hashable, Sendable {
     return try reader.read()
   }
 
+  /// Reads a line-based track (TUM, ARKit, KITTI, EuRoC, ARKitScenes, ARCore) whose bytes
+  /// are in memory, exactly as `read(path:options:)` reads the file (`file` names it in
+  /// errors; side files such as KITTI times and EuRoC's sensor.yaml are still read from
+  /// `options`' paths). The fuzz targets use it.
+  /// - Throws: as `read(path:options:)`; `.badData` when `options.format` is nil or `.json`
+  ///   (give the format: there is no extension or file to detect it from).
+  public static func read(bytes: [UInt8], file: String, options: TrackReadOptions) throws
+    -> CameraTrack
+  {
+    guard let format = options.format, format != .json else {
+      throw TrackReadError(file: file, "give a line-based format to read a track from memory")
+    }
+    var reader = TextTrackReader(path: file, format: format, options: options, bytes: bytes)
+    return try reader.read()
+  }
+
   /// The format of a file judged by its extension, else by its first data line.
   /// - Throws: `TrackReadError` when the file cannot be read, has no data line, or the column
   ///   count matches no format.

@@ -10,8 +10,12 @@ struct TextTrackReader {
   private var validator: RotationValidator
   private var warnings: [String] = []
 
-  init(path: String, format: TrackFormat, options: TrackReadOptions) {
+  /// The file's bytes when they are in memory already (`CameraTrack.read(bytes:file:options:)`).
+  private let bytes: [UInt8]?
+
+  init(path: String, format: TrackFormat, options: TrackReadOptions, bytes: [UInt8]? = nil) {
     self.path = path
+    self.bytes = bytes
     self.format = format
     self.options = options
     self.validator = RotationValidator(path: path)
@@ -21,7 +25,8 @@ struct TextTrackReader {
   static let arkitFramesDeclaration = "# arsim: cameraAxes=arkit worldUp=y"
 
   mutating func read() throws -> CameraTrack {
-    let lines = try TrackLineReader(path: path)
+    let lines =
+      try bytes.map { TrackLineReader(bytes: $0, path: path) } ?? TrackLineReader(path: path)
     let kittiTimes = try format == .kitti ? readKITTITimes() : nil
     var bodyFromCamera: RigidTransform?
     if format == .euroc {

@@ -7,7 +7,8 @@ import ARSupport
 #endif
 
 /// Reads a text file one line at a time through a fixed-size buffer, so huge files never sit in
-/// memory whole and an absurdly long line is reported instead of buffered.
+/// memory whole and an absurdly long line is reported instead of buffered; or the lines of
+/// bytes already in memory (`init(bytes:path:)`).
 ///
 /// Lines end at `\n`; a trailing `\r` is dropped; the last line needs no newline. A UTF-8
 /// byte-order mark (EF BB BF) at the start of the file is skipped, as scene JSON and stroke logs
@@ -23,6 +24,10 @@ final class TrackLineReader {
   private var buffer: [UInt8] = []
   private var start = 0
   private var endOfFile = false
+  /// The bytes of one `read(2)`, allocated once (appending a chunk of zeros per read costs
+  /// 64 Ki element-by-element stores in an unoptimised build).
+  private var chunk: [UInt8] = []
+  private static let chunkBytes = 1 << 16
 
   /// Opens `path`.
   /// - Throws: `TrackReadError` `.missingInput` when the file cannot be opened or is not a
@@ -38,14 +43,22 @@ final class TrackLineReader {
     fileDescriptor = fd
   }
 
-  deinit { close(fileDescriptor) }
+  /// Reads the lines of `bytes` (a whole file in memory); `path` names it in errors.
+  init(bytes: [UInt8], path: String) {
+    self.path = path
+    fileDescriptor = -1
+    buffer = bytes
+    endOfFile = true
+  }
+
+  deinit { if fileDescriptor >= 0 { close(fileDescriptor) } }
 
   /// The next line without its terminator, or `nil` at the end of the file.
   /// - Throws: `TrackReadError` `.badData` for a line over `maximumLineBytes`, `.missingInput`
   ///   for a read error.
   func nextLine() throws -> String? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      if let newline = nextNewline() {
         let line = try makeLine(buffer[start..<newline])
         start = newline + 1
         return line
@@ -62,6 +75,18 @@ final class TrackLineReader {
         return line
       }
       try fill()
+    }
+  }
+
+  /// The index of the first line feed at or after `start` (`memchr`: a generic
+  /// `firstIndex(of:)` is unspecialised, one call per byte, in an unoptimised build).
+  private func nextNewline() -> Int? {
+    guard start < buffer.count else { return nil }
+    return buffer.withUnsafeBufferPointer { all -> Int? in
+      guard let base = all.baseAddress,
+        let found = memchr(base + start, 0x0a, all.count - start)
+      else { return nil }
+      return UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
   }
 
@@ -84,21 +109,19 @@ final class TrackLineReader {
       buffer.removeFirst(start)
       start = 0
     }
-    let chunkBytes = 1 << 16
-    let oldCount = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: chunkBytes))
+    if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: Self.chunkBytes) }
     var n = 0
     repeat {
-      n = buffer.withUnsafeMutableBytes { raw in
-        read(fileDescriptor, raw.baseAddress.map { $0 + oldCount }, chunkBytes)
-      }
+      n = chunk.withUnsafeMutableBytes { raw in read(fileDescriptor, raw.baseAddress, raw.count) }
     } while n < 0 && errno == EINTR
     if n < 0 {
-      buffer.removeLast(chunkBytes)
       throw TrackReadError(
         .missingInput, file: path, line: lineNumber + 1, String(cString: strerror(errno)))
     }
-    buffer.removeLast(chunkBytes - n)
-    if n == 0 { endOfFile = true }
+    if n == 0 {
+      endOfFile = true
+    } else {
+      chunk.withUnsafeBufferPointer { buffer.append(contentsOf: $0[0..<n]) }
+    }
   }
 }
