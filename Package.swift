@@ -245,7 +245,7 @@ if Context.environment["ARSIM_FUZZ"] != nil {
   package.targets.append(
     .executableTarget(
       name: "ARSimFuzz",
-      dependencies: ["ARSimCLI", "ARRemoteAssist", "ARCollaboration", "ARCameraImages"],
+      dependencies: ["ARSimCLI", "ARRemoteAssist", "ARCollaboration", "ARCameraImages", "ARLive"],
       path: "Fuzz/ARSimFuzz",
       swiftSettings: cxxInterop))
 }

@@ -17,8 +17,7 @@ import Foundation
 /// `ARSIM_FUZZ_TARGET` picks the reader (see `FuzzTarget`).
 enum FuzzTarget: String, CaseIterable {
   case scene, tum, arkit, kitti, euroc, arkitscenes, arcore, jsontrack, strokes, quickdraw, y4m,
-    png,
-    message, rtm, imagelist
+    png, message, rtm, imagelist, wire, strokeport
 
   /// The reader named by `ARSIM_FUZZ_TARGET` (default `scene`).
   static let current: FuzzTarget = {
@@ -57,9 +56,10 @@ enum FuzzTarget: String, CaseIterable {
     case .scene:
       _ = try? ReplayScene.load(path: Self.file("scene.json", bytes), registry: .builtIn)
     case .tum, .arkit, .kitti, .euroc, .arkitscenes, .arcore:
+      // In memory, as the other in-memory readers (no file round trip per input).
       let format = TrackFormat(rawValue: rawValue)
       _ = try? CameraTrack.read(
-        path: Self.file("input.track", bytes), options: TrackReadOptions(format: format))
+        bytes: bytes, file: "fuzz.track", options: TrackReadOptions(format: format))
     case .jsontrack:
       _ = try? CameraTrack.read(path: Self.file("t.json", bytes))
     case .strokes:
@@ -98,6 +98,10 @@ enum FuzzTarget: String, CaseIterable {
         _ = try? RTMPayloadCoding.decode([ModelData].self, from: entry.payload)
         _ = try? RTMPayloadCoding.decode(ChannelData.self, from: entry.payload)
       }
+    case .wire:
+      LiveWireFuzz.frames(bytes)
+    case .strokeport:
+      LiveWireFuzz.strokeMessages(bytes)
     }
   }
 }

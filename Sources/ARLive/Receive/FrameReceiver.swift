@@ -170,7 +170,9 @@ public struct FrameReceiver {
   /// The sequence numbers skipped between the highest so far (`previous`) and `sequence`:
   /// nil when `sequence` follows it directly, is not above it, or is the first frame. Any two
   /// 64-bit values are accepted (no arithmetic can overflow: `sequence` > `previous` + 1).
-  static func gap(after previous: UInt64?, at sequence: UInt64) -> (first: UInt64, count: UInt64)? {
+  public static func gap(after previous: UInt64?, at sequence: UInt64) -> (
+    first: UInt64, count: UInt64
+  )? {
     guard let previous, sequence > previous, sequence - previous > 1 else { return nil }
     return (previous + 1, sequence - previous - 1)
   }
