@@ -49,6 +49,13 @@ let package = Package(
   products: [
     .executable(name: "arsim", targets: ["arsim"]),
     .library(name: "ARSimTesting", targets: ["ARSimTesting"]),
+    // What a package defining its own session kind imports (Examples/PinKind).
+    .library(name: "ARMath", targets: ["ARMath"]),
+    .library(name: "ARScene", targets: ["ARScene"]),
+    .library(name: "ARSupport", targets: ["ARSupport"]),
+    .library(name: "ARRenderCore", targets: ["ARRenderCore"]),
+    .library(name: "ARRender", targets: ["ARRender"]),
+    .library(name: "ARCollaboration", targets: ["ARCollaboration"]),
     .library(name: "ARReplay", targets: ["ARReplay"]),
     .library(name: "ARFormats", targets: ["ARFormats"]),
     .library(name: "ARSession", targets: ["ARSession"]),

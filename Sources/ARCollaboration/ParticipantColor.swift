@@ -2,7 +2,7 @@ import ARMath
 import ARSession
 
 /// A participant's colour as the app picks it: random red, green and blue in 0…1 and alpha 0.4
-/// (source-apps.md §4.2), here from a seeded generator so a replay is repeatable.
+/// (SourceApps.md §4.2), here from a seeded generator so a replay is repeatable.
 ///
 /// Generator: SplitMix64 seeded with `SeededDraws(seed:).bits(["color", id], [])` (the scene
 /// seed and the participant's id); red, green and blue are its next three outputs' top 53 bits

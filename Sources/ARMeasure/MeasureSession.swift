@@ -27,7 +27,7 @@ public enum MeasureSessionError: Error, Hashable, Sendable, CustomStringConverti
   }
 }
 
-/// The measuring tool of the "Measure app with ARKit and Pusher" (source-apps §5), run once per
+/// The measuring tool of the "Measure app with ARKit and Pusher" (SourceApps.md §5), run once per
 /// AR tick.
 ///
 /// Each tick, in this order:
@@ -182,7 +182,7 @@ public final class MeasureSession: Session {
     ]
   }
 
-  /// The app's status text view (`setStatusText()`, source-apps §5.2 and the tutorial): the
+  /// The app's status text view (`setStatusText()`, SourceApps.md §5.2 and the tutorial): the
   /// lines `Status: <status>`, `Tracking: <description>`, `Distance: %.2f cm`.
   public func overlayText() -> [OverlayText] {
     [

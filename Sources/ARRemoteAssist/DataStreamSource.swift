@@ -4,7 +4,7 @@ import ARSupport
 
 /// The remote-assist app's stroke channel through the session core's simulated network: an
 /// Agora data stream created with `createDataStream(reliable: true, ordered: true)`
-/// (source-apps.md §2.2–2.3), from the helper to the broadcaster.
+/// (SourceApps.md §2.2–2.3), from the helper to the broadcaster.
 ///
 /// - Reliable and ordered: a lost transmission is sent again every `retransmissionInterval`
 ///   seconds, so a loss shows as a delay; a message still lost 5 s after it was sent is dropped

@@ -2,7 +2,7 @@ import ARMath
 import ARScene
 
 /// The remote helper's screen in AR Remote Support: the full-screen view on which the helper
-/// draws while watching the broadcaster's video (source-apps.md §2.4), with the delays between
+/// draws while watching the broadcaster's video (SourceApps.md §2.4), with the delays between
 /// the two devices.
 ///
 /// Three moments name every time of a helper point (Documentation/StrokeLog.md):

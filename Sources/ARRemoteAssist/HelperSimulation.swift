@@ -3,7 +3,7 @@ import ARMath
 import ARSupport
 
 /// The helper side of AR Remote Support: turns a drawing into the exact messages the app sends
-/// (DESIGN §5 "Sender simulation"; source-apps.md §2.3–2.4).
+/// (DESIGN §5 "Sender simulation"; SourceApps.md §2.3–2.4).
 ///
 /// Mapping: the drawing's bounding-box centre goes to the view centre and it is scaled to fit
 /// `fitFraction` (60 %) of the shorter side of the helper's view (default 390 × 844 points), unless

@@ -61,7 +61,7 @@ public enum RemoteAssistMessage: Hashable, Sendable {
 
   /// The app's parser: split on `"), ("`, then each piece on `", "`, and parse both halves as
   /// `Double`. The first piece keeps `[(` and the last keeps `)]`, so both fail: the first and
-  /// last point of every batch are dropped (source-apps.md §2.9).
+  /// last point of every batch are dropped (SourceApps.md §2.9).
   static func parsePointsFaithfully(_ text: String) -> RemoteAssistMessage {
     var points: [Vector2] = []
     var indices: [Int] = []

@@ -5,7 +5,7 @@ import ARSession
 import ARSupport
 
 /// The on-site side of AR Remote Support: turns received stroke messages into spheres in front
-/// of the camera (DESIGN §5; source-apps.md §2).
+/// of the camera (DESIGN §5; SourceApps.md §2).
 ///
 /// Each tick: deliver the messages with `t ≤ τ` in file order, then pop at most
 /// `pointsPerFrame` queued points, each becoming a `Sphere(radius: 0.015)` at

@@ -2,11 +2,11 @@ import ARMath
 
 /// A view showing a video image, scaled uniformly and centred, as a remote viewer shows a
 /// received video stream (the remote-assist helper's full-screen view of the broadcaster,
-/// source-apps.md §2.4).
+/// SourceApps.md §2.4).
 ///
 /// Units and frames:
 /// - view positions are UIKit points measured **from the view centre**, x right, y down (how
-///   AR Remote Support sends touches, source-apps.md §2.4);
+///   AR Remote Support sends touches, SourceApps.md §2.4);
 /// - video positions are pixels of the video image, origin top-left, u right, v down, pixel
 ///   centres at integers (DESIGN §3), so pixel (0, 0) covers u ∈ [−0.5, 0.5).
 ///

@@ -70,7 +70,8 @@ public struct TickContext {
 }
 
 /// A source app's logic on the on-site device, run once per AR tick before constraints are
-/// solved. Each app target implements one (ARRemoteAssist, ARMeasure, ARDisplayer) and a
+/// solved. Each app target implements one (ARRemoteAssist, ARMeasure, ARDisplayer,
+/// ARCollaboration) and a
 /// `SessionKind` makes it from the scene file; the frame loop runs a scene's sessions in
 /// registration order (Documentation/CustomSessions.md).
 public protocol Session: AnyObject {

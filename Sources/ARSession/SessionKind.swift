@@ -2,7 +2,7 @@ import ARScene
 import ARSupport
 
 /// A kind of session a scene file can ask for (a source app: `measure`, `displayers`,
-/// `remoteAssist`, or a user's own): its scene-file key, how its section is decoded and
+/// `remoteAssist`, `collaboration`, or a user's own): its scene-file key, how its section is decoded and
 /// checked, and how it makes its session. Registered in a `SessionRegistry`; the scene loader
 /// and the frame loop know kinds only through it (Documentation/CustomSessions.md).
 public protocol SessionKind: Sendable {

@@ -4,7 +4,7 @@ import Foundation
 
 /// The session kinds a run knows, in registration order: the order their sessions run each
 /// tick, so the order of their events and trace fields (the command line registers measure,
-/// displayers, remote assist; Documentation/CustomSessions.md shows how to add one).
+/// displayers, remote assist, collaboration; Documentation/CustomSessions.md shows how to add one).
 public struct SessionRegistry: Sendable {
   /// The kinds, in registration order.
   public private(set) var kinds: [any SessionKind] = []

@@ -16,9 +16,10 @@ import Foundation
 /// [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--video-timeout S] [--report]
 /// [--wait-for-lock]`.
 enum RenderCommand {
-  static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
-    -> ExitCode
-  {
+  static func run(
+    _ arguments: [String], output: CommandOutput, registry: SessionRegistry,
+    frameSinks userSinks: (@Sendable (FrameSinkSetup) throws -> [any FrameSink])? = nil
+  ) throws -> ExitCode {
     if arguments.contains(where: { $0 == "--strokes-port" || $0.hasPrefix("--strokes-port=") }) {
       return try StreamCommand.runRender(arguments, output: output, registry: registry)
     }
@@ -57,6 +58,10 @@ enum RenderCommand {
         throw UsageError("--helper-view cannot be combined with --shard")
       }
       options.frameSinks = { setup in try HelperViewSink(setup).map { [$0] } ?? [] }
+    }
+    if let userSinks {
+      let earlier = options.frameSinks
+      options.frameSinks = { @Sendable setup in try (earlier?(setup) ?? []) + userSinks(setup) }
     }
     if let progress {
       progress.endLineOnInterrupt()

@@ -89,8 +89,22 @@ public func run(arguments: [String], output: CommandOutput) -> Int32 {
   run(arguments: arguments, registry: .builtIn, output: output)
 }
 
-/// Runs the command line with the session kinds of `registry`, writing to `output`.
-public func run(arguments: [String], registry: SessionRegistry, output: CommandOutput) -> Int32 {
+/// Runs the command line with the session kinds of `registry`, and `frameSinks`' sinks added to
+/// every `arsim render` run (each view's, in a collaborative scene) after ARSim's own: a user's
+/// own frame outputs (Documentation/CustomSessions.md, Examples/PinKind).
+public func run(
+  arguments: [String], registry: SessionRegistry,
+  frameSinks: @escaping @Sendable (FrameSinkSetup) throws -> [any FrameSink]
+) -> Int32 {
+  run(arguments: arguments, registry: registry, output: .standard, frameSinks: frameSinks)
+}
+
+/// Runs the command line with the session kinds of `registry`, writing to `output`; `frameSinks`
+/// as in `run(arguments:registry:frameSinks:)`.
+public func run(
+  arguments: [String], registry: SessionRegistry, output: CommandOutput,
+  frameSinks: (@Sendable (FrameSinkSetup) throws -> [any FrameSink])? = nil
+) -> Int32 {
   guard let command = arguments.first else {
     output.printError(usage)
     return ExitCode.usage.rawValue
@@ -110,7 +124,9 @@ public func run(arguments: [String], registry: SessionRegistry, output: CommandO
   let code: ExitCode
   do {
     switch command {
-    case "render": code = try RenderCommand.run(rest, output: output, registry: registry)
+    case "render":
+      code = try RenderCommand.run(
+        rest, output: output, registry: registry, frameSinks: frameSinks)
     case "track": code = try TrackCommand.run(rest, output: output)
     case "strokes": code = try StrokesCommand.run(rest, output: output)
     case "compare": code = try CompareCommand.run(rest, output: output)

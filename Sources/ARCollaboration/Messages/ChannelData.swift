@@ -1,4 +1,4 @@
-/// A room as announced on the globe, after the app's `ChannelData` (`Codable`; source-apps.md
+/// A room as announced on the globe, after the app's `ChannelData` (`Codable`; SourceApps.md
 /// §4.2). Encoded with the field names below; nil optionals are omitted.
 public struct ChannelData: Codable, Hashable, Sendable {
   /// The room's display name (the app hard-codes `"testName"`).

@@ -1,4 +1,4 @@
-/// A shared model, after the app's `ModelData` (`Codable`; source-apps.md §4.2): its transform
+/// A shared model, after the app's `ModelData` (`Codable`; SourceApps.md §4.2): its transform
 /// relative to `collabBase` as scale, rotation (quaternion vector x, y, z, w) and translation
 /// (metres), all `Float`, each encoded as a JSON array.
 ///

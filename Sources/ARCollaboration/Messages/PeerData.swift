@@ -1,4 +1,4 @@
-/// A user's pose and colour, after the app's `PeerData` (`Codable`; source-apps.md §4.2): the
+/// A user's pose and colour, after the app's `PeerData` (`Codable`; SourceApps.md §4.2): the
 /// camera in `collabBase` space (scale fixed to one), its colour as `[r, g, b, a]`.
 public struct PeerData: Codable, Hashable, Sendable {
   /// The user's RTM id; also the peer entity's name.

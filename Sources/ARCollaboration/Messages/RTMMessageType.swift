@@ -1,5 +1,5 @@
 /// The six kinds of message CollaboratAR sends, its `RawRTMMessageDataType` (seed 002;
-/// source-apps.md §4.1). The raw value travels as the `AgoraRtmRawMessage`'s description.
+/// SourceApps.md §4.1). The raw value travels as the `AgoraRtmRawMessage`'s description.
 public enum RTMMessageType: String, Hashable, Sendable, CaseIterable {
   /// A room exists (`ChannelData`): to the lobby channel when created, or peer-to-peer to a
   /// user who just entered the lobby.
@@ -17,5 +17,5 @@ public enum RTMMessageType: String, Hashable, Sendable, CaseIterable {
   case peerUpdate
 }
 
-/// The lobby channel's id: every device joins it for the globe (source-apps.md §4.1).
+/// The lobby channel's id: every device joins it for the globe (SourceApps.md §4.1).
 public let lobbyChannelID = "lobby"

@@ -5,7 +5,7 @@ import ARScene
 /// shared scene, its colour, and optionally a recorded log of what it received.
 ///
 /// Each participant stays in its own world frame (its own track's ARKit world); only
-/// `anchor` ties the worlds together, as in the app (source-apps.md §4.3 "Anchoring").
+/// `anchor` ties the worlds together, as in the app (SourceApps.md §4.3 "Anchoring").
 public struct Participant: Hashable, Sendable {
   /// The RTM id (`rtmID`; a UUID string in the app), also its folder name in the outputs.
   public var id: String

@@ -3,7 +3,7 @@ import ARScene
 
 extension CollaborationSimulation {
   /// The globe placeholder: radius 0.5 model units, scale 1/1.5, 0.5 m above the anchor,
-  /// turned π/3 about −Y and spinning about −Y once per 24 s (source-apps.md §4.3).
+  /// turned π/3 about −Y and spinning about −Y once per 24 s (SourceApps.md §4.3).
   static let globeRadius = 0.5
   static let globeScale = 1 / 1.5
   static let globeHeight = 0.5

@@ -17,7 +17,7 @@ public final class PlaneVisualization: Session {
     /// extent, at `center`, rotated −90° about X into the anchor's XZ plane (facing +Y);
     /// follows later extent and centre changes.
     case translucent
-    /// The Agora ARKit sample's indicator (source-apps §3.5): a red default-Blinn
+    /// The Agora ARKit sample's indicator (SourceApps.md §3.5): a red default-Blinn
     /// `Box(extent.x, extent.y, extent.z)` (a zero-height slab) at the anchor origin, *not*
     /// offset by `center`, sized once when the anchor first appears, whose opacity fades
     /// linearly from 1 to 0 over 1 s (SCNAction.fadeOut(duration: 1)) and stays at 0.

@@ -8,7 +8,7 @@ public struct HitTestResult: Hashable, Sendable {
   public var distance: Double
   /// World from hit: translation = the hit point (world, metres); rotation = the anchor's for a
   /// plane hit, identity for an estimated plane or a feature point. ARKit does not document the
-  /// rotation of plane hits; the anchor's is ARSim's inference (source-apps §7.8).
+  /// rotation of plane hits; the anchor's is ARSim's inference (SourceApps.md §7.8).
   public var worldTransform: Matrix4
   /// The plane anchor hit (existing-plane types only).
   public var anchor: PlaneAnchor?

@@ -3,7 +3,7 @@ import ARMath
 /// What a hit test can find in a replayed scene: plane anchors, a point cloud and an estimated
 /// floor, none of which the recorded tracks carry (DESIGN §6).
 ///
-/// Searching follows ARKit's `hitTest(_:types:)` (source-apps §1 fact 8, §7.8):
+/// Searching follows ARKit's `hitTest(_:types:)` (SourceApps.md §1 fact 8, §7.8):
 /// - results come grouped by type in the order the types were requested (a type listed twice is
 ///   searched once);
 /// - within an existing-plane type, one result per plane hit, nearest first (ties keep the

@@ -47,7 +47,7 @@ public struct SendLimits: Hashable, Sendable {
 
   /// Agora RTC's data stream (`sendStreamMessage`, the remote-assist app's stroke channel): at
   /// most 30 packets per second of at most 1 KB each (taken as 1024 bytes) and 6 KB (6144 bytes)
-  /// per second per client (source-apps.md §2.3; Agora's `sendStreamMessage` reference).
+  /// per second per client (SourceApps.md §2.3; Agora's `sendStreamMessage` reference).
   public static let agoraDataStream = SendLimits(
     maximumMessageBytes: 1024,
     rates: [
