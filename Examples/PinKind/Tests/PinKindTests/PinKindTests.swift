@@ -52,9 +52,9 @@ struct PinKindTests {
     let image = try #require(collector.lastImage)
     // A 0.4 m box 1 m ahead at fx = 60 spans 24 pixels: the centre is the pin's orange, the
     // corner the background.
-    let centre = image[u: 32, v: 24]
+    let centre = image[32, 24]
     #expect([centre.r, centre.g, centre.b, centre.a] == [255, 153, 0, 255])
-    let corner = image[u: 0, v: 0]
+    let corner = image[0, 0]
     #expect([corner.r, corner.g, corner.b, corner.a] == [51, 51, 102, 255])
     assertGolden(image, named: "pin-frame-2")
     // The kind's own trace fields: the node component's and the session's.
