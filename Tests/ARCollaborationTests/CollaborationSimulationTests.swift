@@ -88,8 +88,7 @@ struct CollaborationSimulationTests {
     let peer = try #require(simulation.states[1].peers.first)
     #expect(peer.transform.value(at: 1_000_000).translation == SIMD3(0.5, 0, 0))
     // In B's world: B's base origin (5, 0.05, 0) + R_y(90°)·(0.5, 0, 0) = (5, 0.05, −0.5).
-    let root = simulation.roots[1]
-    let base = try #require(root.childNodes.first)
+    let base = try #require(simulation.snapshot(1).makeNodes(assets: [:]).first)
     let sphere = try #require(base.childNodes.first { $0.name == "A" })
     let world = sphere.worldTransform.translation
     #expect((world - Vector3(5, 0.05, -0.5)).length < 1e-6)

@@ -18,62 +18,89 @@ public struct CollaborationConfiguration: MultiViewConfiguration {
 
   /// Without a view chosen, the session renders the first participant's.
   public func makeSession(_ setup: SessionSetup) throws -> any Session {
-    CollaborationViewSession(scene: scene, views: views, index: 0, sceneViewport: .landscape)
+    try view(0, sceneViewport: .landscape).makeSession(setup)
   }
 
-  /// The configuration rendering participant `index`'s view.
+  /// The configuration rendering participant `index`'s view alone (its session simulates
+  /// every participant).
   public func view(_ index: Int, sceneViewport: Viewport) -> any SessionConfiguration {
-    ViewConfiguration(scene: scene, views: views, index: index, sceneViewport: sceneViewport)
+    ViewConfiguration(
+      scene: scene, views: views, index: index, sceneViewport: sceneViewport, run: nil)
+  }
+
+  /// The views `indices` of one run, sharing one simulation (`SharedCollaborationSimulation`),
+  /// which also makes `messages.jsonl`.
+  public func makeRun(views indices: [Int], sceneViewport: Viewport) -> any MultiViewRun {
+    SharedCollaborationSimulation(
+      scene: scene, views: views, indices: indices, sceneViewport: sceneViewport)
   }
 
   /// `messages.jsonl`: every message of the run (Documentation/Collaboration.md).
   public func sharedOutputs(tickTimes: [Double], sceneViewport: Viewport) throws -> [(
     name: String, bytes: [UInt8]
   )] {
+    Self.sharedOutputs(
+      scene: scene, views: views, tickTimes: tickTimes, sceneViewport: sceneViewport)
+  }
+
+  /// `messages.jsonl` of a simulation of its own over `tickTimes`.
+  static func sharedOutputs(
+    scene: CollaborationScene, views: [ReplayView], tickTimes: [Double], sceneViewport: Viewport
+  ) -> [(name: String, bytes: [UInt8])] {
     let simulation = CollaborationSimulation(scene: scene)
     for (tick, t) in tickTimes.enumerated() {
       simulation.step(
         tick: tick, t: t, microseconds: ReplayTime.microseconds(t),
         cameras: CollaborationViewSession.cameras(views, at: t, sceneViewport: sceneViewport))
     }
+    return [("messages.jsonl", messagesJSONL(simulation.network))]
+  }
+
+  /// The network's records, one JSON line each, in send order.
+  static func messagesJSONL(_ network: SimulatedNetwork) -> [UInt8] {
     var bytes: [UInt8] = []
-    for record in simulation.network.records {
+    for record in network.records {
       bytes += Array(record.json.text.utf8)
       bytes.append(UInt8(ascii: "\n"))
     }
-    return [("messages.jsonl", bytes)]
+    return bytes
   }
 
-  /// One participant's view.
+  /// One participant's view: in a run, its session takes its snapshots from the run's shared
+  /// simulation; alone (`run` nil), each session makes a simulation of its own.
   struct ViewConfiguration: SessionConfiguration {
     var scene: CollaborationScene
     var views: [ReplayView]
     var index: Int
     var sceneViewport: Viewport
+    var run: SharedCollaborationSimulation?
 
     func makeSession(_ setup: SessionSetup) throws -> any Session {
-      CollaborationViewSession(
-        scene: scene, views: views, index: index, sceneViewport: sceneViewport)
+      let simulation =
+        run
+        ?? SharedCollaborationSimulation(
+          scene: scene, views: views, indices: [index], sceneViewport: sceneViewport)
+      return CollaborationViewSession(simulation: simulation, index: index)
     }
   }
 }
 
-/// The session of one participant's view: runs every participant's app (the whole
-/// `CollaborationSimulation`) and shows participant `index`'s node graph, events and trace.
+/// The session of one participant's view: shows participant `index`'s node graph, events and
+/// trace from the shared simulation's snapshot of each tick.
 final class CollaborationViewSession: Session {
-  let simulation: CollaborationSimulation
-  let views: [ReplayView]
+  let simulation: SharedCollaborationSimulation
   let index: Int
-  let sceneViewport: Viewport
+  /// The participant's nodes, under the scene's root.
+  private let holder = Node()
   private var attached = false
+  /// The participant's state at the latest tick.
+  private var snapshot: ParticipantSnapshot?
   /// This view's camera at the latest tick (for the name tags).
   private var camera: Camera?
 
-  init(scene: CollaborationScene, views: [ReplayView], index: Int, sceneViewport: Viewport) {
-    simulation = CollaborationSimulation(scene: scene)
-    self.views = views
+  init(simulation: SharedCollaborationSimulation, index: Int) {
+    self.simulation = simulation
     self.index = index
-    self.sceneViewport = sceneViewport
   }
 
   /// Every participant's viewport camera at τ (nil outside a track that does not clamp).
@@ -83,29 +110,30 @@ final class CollaborationViewSession: Session {
 
   func update(_ context: inout TickContext) {
     if !attached {
-      context.root.addChildNode(simulation.roots[index])
+      context.root.addChildNode(holder)
       attached = true
     }
-    simulation.step(
-      tick: context.tick, t: context.t, microseconds: context.microseconds,
-      cameras: Self.cameras(views, at: context.t, sceneViewport: sceneViewport))
-    camera = context.camera
-    for i in views.indices {
-      let events = simulation.takeEvents(i)
-      if i == index { context.events += events }
+    let tick = simulation.take(
+      view: index, tick: context.tick, t: context.t, microseconds: context.microseconds)
+    for child in holder.childNodes { child.removeFromParentNode() }
+    for node in tick.snapshot.makeNodes(assets: simulation.scene.assets) {
+      holder.addChildNode(node)
     }
+    snapshot = tick.snapshot
+    camera = context.camera
+    context.events += tick.events
   }
 
-  func traceFields() -> [(String, JSONValue)] { simulation.traceFields(index) }
+  func traceFields() -> [(String, JSONValue)] { snapshot?.traceFields() ?? [] }
 
   /// ARSim's addition, not the app's (CollaboratAR shows no names): each peer's name (its
   /// participant id) centred 5 cm above its 0.15 m sphere, where this view's camera sees it;
   /// drawn only with `--hud` (Documentation/Watching.md).
   func overlayText() -> [OverlayText] {
-    guard let camera else { return [] }
-    let peers = Set(simulation.states[index].peers.map(\.id))
+    guard let camera, let snapshot else { return [] }
+    let peers = Set(snapshot.state.peers.map(\.id))
     var texts: [OverlayText] = []
-    var pending = [simulation.roots[index]]
+    var pending = [holder]
     while let node = pending.popLast() {
       pending += node.childNodes
       guard let name = node.name, peers.contains(name) else { continue }

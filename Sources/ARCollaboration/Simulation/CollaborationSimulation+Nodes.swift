@@ -14,38 +14,40 @@ extension CollaborationSimulation {
   static let markerRadius = 0.03
   /// Peer spheres: radius 0.15 m (`PeerEntity`).
   static let peerRadius = 0.15
+}
 
-  /// Rebuilds participant `i`'s node graph for this tick.
-  func rebuildNodes(_ i: Int) {
-    let root = roots[i]
-    for child in root.childNodes { child.removeFromParentNode() }
-    let state = states[i]
+extension ParticipantSnapshot {
+  /// The participant's nodes at this tick, to add under its view's root: the globe in the
+  /// lobby, `collabBase` with the floor, peers and models in the room, nothing otherwise.
+  func makeNodes(assets: [String: AssetShape]) -> [Node] {
     switch state.phase {
-    case .absent, .left: return
-    case .lobby:
-      root.addChildNode(globe(state))
-    case .room:
-      root.addChildNode(collabBase(state))
+    case .absent, .left: return []
+    case .lobby: return [globe()]
+    case .room: return [collabBase(assets: assets)]
     }
   }
 
-  private func globe(_ state: ParticipantState) -> Node {
-    let spin = Self.globeStartRadians + 2 * .pi * t / Self.globePeriodSeconds
+  private func globe() -> Node {
+    let spin =
+      CollaborationSimulation.globeStartRadians + 2 * .pi * t
+      / CollaborationSimulation.globePeriodSeconds
     let globe = Node(
       geometry: .sphere(
-        radius: Self.globeRadius,
+        radius: CollaborationSimulation.globeRadius,
         material: Material(
           diffuse: Color(red: 0.2, green: 0.45, blue: 0.8), lightingModel: .lambert)
       ))
     globe.name = "globe"
     let anchor = RigidTransform(matrix: state.worldFromGlobeAnchor)
-    globe.position = anchor.transformPoint(Vector3(0, Self.globeHeight, 0))
+    globe.position = anchor.transformPoint(Vector3(0, CollaborationSimulation.globeHeight, 0))
     globe.orientation = anchor.rotation * Quaternion(axis: Vector3(0, -1, 0), angleRadians: spin)
-    globe.scale = Vector3(Self.globeScale, Self.globeScale, Self.globeScale)
+    globe.scale = Vector3(
+      CollaborationSimulation.globeScale, CollaborationSimulation.globeScale,
+      CollaborationSimulation.globeScale)
     for room in state.rooms {
       let marker = Node(
         geometry: .sphere(
-          radius: Self.markerRadius,
+          radius: CollaborationSimulation.markerRadius,
           material: Material(
             diffuse: Color(red: 1, green: 0.15, blue: 0.1), lightingModel: .lambert)
         ))
@@ -57,7 +59,7 @@ extension CollaborationSimulation {
     return globe
   }
 
-  private func collabBase(_ state: ParticipantState) -> Node {
+  private func collabBase(assets: [String: AssetShape]) -> Node {
     let base = Node()
     base.name = "collabBase"
     let rigid = RigidTransform(matrix: state.worldFromBase)
@@ -77,7 +79,7 @@ extension CollaborationSimulation {
       let c = peer.color
       let node = Node(
         geometry: .sphere(
-          radius: Self.peerRadius,
+          radius: CollaborationSimulation.peerRadius,
           material: Material(
             diffuse: Color(red: c[0], green: c[1], blue: c[2], alpha: c[3]),
             lightingModel: .lambert)))
@@ -86,7 +88,7 @@ extension CollaborationSimulation {
       base.addChildNode(node)
     }
     for model in state.models {
-      let asset = scene.assets[model.usdz] ?? .placeholder
+      let asset = assets[model.usdz] ?? .placeholder
       let c = asset.color
       let node = Node(
         geometry: Geometry(

@@ -6,18 +6,18 @@ import ARSupport
 /// Every participant's CollaboratAR app, run together over one simulated network: join and
 /// leave, the 0.3 s updates, seniority, model actions, and remote updates applied as the app
 /// does. Deterministic and independent of rendering: one AR tick for all participants at a
-/// time, each participant's node graph in its own world (Documentation/Collaboration.md).
+/// time; each participant's view is drawn from a snapshot of its state after the tick
+/// (`ParticipantSnapshot`: node graph in its own world, trace fields), so one simulation serves
+/// every view (Documentation/Collaboration.md).
 ///
 /// Within a tick, in participant order: presence changes (lobby, join, leave), then each
 /// participant's arrivals (network and log, by arrival time), then the scene's actions due,
-/// local move paths, the 0.3 s timers, and finally each participant's node graph.
+/// local move paths and the 0.3 s timers.
 public final class CollaborationSimulation {
   /// The scene.
   public let scene: CollaborationScene
   /// The network (its `records` are `messages.jsonl`).
   public internal(set) var network: SimulatedNetwork
-  /// Each participant's node graph root (its own world), updated by `step`.
-  public let roots: [Node]
 
   var states: [ParticipantState]
   var pendingEvents: [[Event]]
@@ -37,7 +37,6 @@ public final class CollaborationSimulation {
   public init(scene: CollaborationScene) {
     self.scene = scene
     network = SimulatedNetwork(configuration: scene.network)
-    roots = scene.participants.map { _ in Node() }
     states = scene.participants.map { p in
       let worldFromAnchor = p.anchor.worldFromAnchor
       return ParticipantState(
@@ -71,7 +70,6 @@ public final class CollaborationSimulation {
     runActions()
     for i in states.indices { followPaths(i) }
     for i in states.indices { fireTimer(i) }
-    for i in states.indices { rebuildNodes(i) }
   }
 
   /// Removes and returns the events participant `i` raised since the last call.
@@ -80,44 +78,9 @@ public final class CollaborationSimulation {
     return pendingEvents[i]
   }
 
-  /// Participant `i`'s state for its trace line: `("collaboration", {"state", "peers":
-  /// [{"id", "translation"}], "models": [{"id", "usdz", "owner", "translation"}], "selected"?,
-  /// "rooms"?})`, translations in `collabBase` space.
-  public func traceFields(_ i: Int) -> [(String, JSONValue)] {
-    let state = states[i]
-    func numbers(_ v: SIMD3<Float>) -> JSONValue {
-      .numbers([Double(v.x), Double(v.y), Double(v.z)])
-    }
-    var fields: [(String, JSONValue)] = [("state", .string(state.phase.rawValue))]
-    if state.phase == .room {
-      fields.append(
-        (
-          "peers",
-          .array(
-            state.peers.map {
-              .object([
-                ("id", .string($0.id)),
-                ("translation", numbers($0.transform.value(at: microseconds).translation)),
-              ])
-            })
-        ))
-      fields.append(
-        (
-          "models",
-          .array(
-            state.models.map {
-              .object([
-                ("id", .string($0.id)), ("usdz", .string($0.usdz)), ("owner", .string($0.owner)),
-                ("translation", numbers($0.transform.value(at: microseconds).translation)),
-              ])
-            })
-        ))
-      if let selected = state.selected { fields.append(("selected", .string(selected))) }
-    }
-    if state.phase == .lobby {
-      fields.append(("rooms", .array(state.rooms.map { .string($0.channelID) })))
-    }
-    return [("collaboration", .object(fields))]
+  /// Participant `i`'s state after the latest tick, for its view.
+  func snapshot(_ i: Int) -> ParticipantSnapshot {
+    ParticipantSnapshot(state: states[i], t: t, microseconds: microseconds)
   }
 
   // MARK: Events and sending

@@ -1,9 +1,9 @@
 import ARMath
 
 /// One participant's app state during a replay.
-struct ParticipantState {
+struct ParticipantState: Sendable {
   /// Where the app is.
-  enum Phase: String {
+  enum Phase: String, Sendable {
     /// Not started yet: nothing is shown, nothing sent.
     case absent
     /// The globe lobby.
@@ -44,7 +44,7 @@ struct ParticipantState {
 }
 
 /// A shared model as one device holds it.
-struct CollabModel {
+struct CollabModel: Sendable {
   var id: String
   var usdz: String
   var owner: String
@@ -52,7 +52,7 @@ struct CollabModel {
 }
 
 /// Another participant as one device shows it (the app's `PeerEntity`).
-struct Peer {
+struct Peer: Sendable {
   var id: String
   var color: [Double]
   var transform: AnimatedTransform

@@ -8,8 +8,11 @@ import Foundation
 /// A replay of a scene with several views (Documentation/Design.md §2.2, "Several views"): the
 /// frame loop runs once per view into `DIR/<view>/` (frames, trace, events, that view's
 /// run.json), then the files the views share (a collaborative scene's `messages.jsonl`) and
-/// one `DIR/run.json` for the whole run are written. Every view runs the same scene logic from
-/// τ = 0, so a view rendered alone, or a frame range, gives the same bytes as in a full run.
+/// one `DIR/run.json` for the whole run are written. The views' frame loops run at the same
+/// time, one thread each, so that their sessions can share work (one collaborative simulation
+/// per tick for every view, `MultiViewConfiguration.makeRun`). Every view runs the same scene
+/// logic from τ = 0, so a view rendered alone, or a frame range, gives the same bytes as in a
+/// full run.
 public struct MultiViewReplay {
   /// The scene (its `multiView` is not nil).
   public let scene: ReplayScene
@@ -71,27 +74,62 @@ public struct MultiViewReplay {
       // An interrupted multi-view folder never keeps a run.json that describes another run.
       try? FileManager.default.removeItem(atPath: runJSONPath)
     }
-    var results: [(name: String, summary: ReplaySummary)] = []
-    var lastFrame = -1
-    for (index, name) in names.enumerated() where only?.contains(name) ?? true {
-      var viewOptions = options
-      viewOptions.outputDirectory = options.outputDirectory + "/" + name
-      let summary = try Replay(scene: try scene.scene(forView: index)).run(viewOptions)
-      results.append((name, summary))
-      lastFrame = max(lastFrame, summary.framesWritten.last ?? -1)
-    }
+    let indices = names.indices.filter { only?.contains(names[$0]) ?? true }
+    let run = configuration.makeRun(views: indices, sceneViewport: scene.viewport)
+    // Every view's scene first: a track that does not cover the replay fails before any frame.
+    let viewScenes = try indices.map { try scene.scene(forView: $0, session: run.view($0)) }
+    let summaries = try Self.runTogether(
+      viewScenes, indices: indices, names: names, run: run, options: options)
+    let results = zip(indices, summaries).map { (name: names[$0], summary: $1) }
+    let lastFrame = summaries.map { $0.framesWritten.last ?? -1 }.max() ?? -1
     let schedule = scene.schedule
     let lastTick = lastFrame >= 0 ? schedule.tick(forFrame: lastFrame) : -1
     let tickTimes = lastTick >= 0 ? (0...lastTick).map { schedule.time(ofTick: $0) } : []
-    for output in try configuration.sharedOutputs(
-      tickTimes: tickTimes, sceneViewport: scene.viewport)
-    {
+    for output in try run.sharedOutputs(tickTimes: tickTimes) {
       try FileIO.writeAtomically(output.bytes, to: options.outputDirectory + "/" + output.name)
     }
     let total = Self.seconds(clock.now - start)
     let summary = Summary(views: results, totalSeconds: total, sceneWarnings: scene.warnings)
     try writeRunJSON(summary, options: options, ticks: tickTimes.count)
     return summary
+  }
+
+  /// Runs the frame loop of every view at once, one thread each (the run's sessions may wait
+  /// for one another), and returns their summaries in view order. Progress is reported for
+  /// all views together (frames written over the frames of every view).
+  /// - Throws: the first failed view's error, in view order, once every view has ended.
+  private static func runTogether(
+    _ scenes: [ReplayScene], indices: [Int], names: [String], run: any MultiViewRun,
+    options: ReplayOptions
+  ) throws -> [ReplaySummary] {
+    let progress = options.progress.map { ProgressTotal(views: scenes.count, report: $0) }
+    let outcomes = ViewOutcomes(count: scenes.count)
+    @Sendable func runView(_ k: Int) {
+      var viewOptions = options
+      viewOptions.outputDirectory = options.outputDirectory + "/" + names[indices[k]]
+      if let progress { viewOptions.progress = { @Sendable in progress.update(view: k, $0) } }
+      let result = Result { try Replay(scene: scenes[k]).run(viewOptions) }
+      run.viewFinished(indices[k])
+      outcomes.set(k, result)
+    }
+    if scenes.count == 1 {
+      runView(0)
+    } else {
+      let done = DispatchGroup()
+      for k in scenes.indices {
+        done.enter()
+        // Threads of their own, not the dispatch pool's: a view may wait for the others, and
+        // the renderer's and encoders' work goes to the pool.
+        let thread = Thread {
+          runView(k)
+          done.leave()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+      }
+      done.wait()
+    }
+    return try outcomes.all()
   }
 
   private func writeRunJSON(_ summary: Summary, options: ReplayOptions, ticks: Int) throws {
@@ -131,5 +169,51 @@ public struct MultiViewReplay {
 
   private static func seconds(_ d: Duration) -> Double {
     Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+  }
+}
+
+/// The views' results, set from their threads.
+private final class ViewOutcomes: @unchecked Sendable {
+  private let lock = NSLock()
+  private var results: [Result<ReplaySummary, any Error>?]
+
+  init(count: Int) { results = Array(repeating: nil, count: count) }
+
+  func set(_ k: Int, _ result: Result<ReplaySummary, any Error>) {
+    lock.withLock { results[k] = result }
+  }
+
+  /// Every summary in view order, or the first error in view order.
+  func all() throws -> [ReplaySummary] {
+    try lock.withLock { results }.map { result in
+      guard let result else { preconditionFailure("a view did not report") }
+      return try result.get()
+    }
+  }
+}
+
+/// One progress report for several views' runs: frames written and frames to write summed
+/// over the views, reported one at a time.
+private final class ProgressTotal: @unchecked Sendable {
+  private let lock = NSLock()
+  private let report: @Sendable (ReplayProgress) -> Void
+  private var latest: [ReplayProgress?]
+
+  init(views: Int, report: @escaping @Sendable (ReplayProgress) -> Void) {
+    self.report = report
+    latest = Array(repeating: nil, count: views)
+  }
+
+  func update(view k: Int, _ progress: ReplayProgress) {
+    lock.withLock {
+      latest[k] = progress
+      let known = latest.compactMap { $0 }
+      // Until every view has reported, the total counts the others' frames as this one's.
+      let total = known.map(\.framesTotal).reduce(0, +) / known.count * latest.count
+      report(
+        ReplayProgress(
+          framesDone: known.map(\.framesDone).reduce(0, +), framesTotal: total,
+          elapsedSeconds: known.map(\.elapsedSeconds).max() ?? 0))
+    }
   }
 }

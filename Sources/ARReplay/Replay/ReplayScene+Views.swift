@@ -25,6 +25,16 @@ extension ReplayScene {
   /// - Throws: `InputError` naming the view when its track does not cover the replay and does
   ///   not clamp.
   public func scene(forView index: Int) throws -> ReplayScene {
+    guard let (_, configuration) = multiView else {
+      preconditionFailure("scene(forView:) on a single-view scene")
+    }
+    return try scene(forView: index, session: configuration.view(index, sceneViewport: viewport))
+  }
+
+  /// The scene as view `index` sees it, as `scene(forView:)`, with `session` (from the run's
+  /// `MultiViewRun.view(_:)`) in place of the multi-view session.
+  /// - Throws: as `scene(forView:)`.
+  public func scene(forView index: Int, session: any SessionConfiguration) throws -> ReplayScene {
     guard let (sessionIndex, configuration) = multiView else {
       preconditionFailure("scene(forView:) on a single-view scene")
     }
@@ -39,8 +49,7 @@ extension ReplayScene {
     copy.outputIntrinsics = copy.captureIntrinsics.output(
       viewport: copy.viewport, width: size.width, height: size.height)
     copy.sessions[sessionIndex] = SceneSession(
-      key: sessions[sessionIndex].key,
-      configuration: configuration.view(index, sceneViewport: viewport))
+      key: sessions[sessionIndex].key, configuration: session)
     copy.inputPaths += view.trackPaths
     if let first = view.track.poses.first, let last = view.track.poses.last, !view.clampTrack {
       let lastTick = schedule.tick(forFrame: schedule.frameCount - 1)

@@ -62,7 +62,7 @@ public protocol MultiViewConfiguration: SessionConfiguration {
   /// The views, in output order.
   var views: [ReplayView] { get }
 
-  /// The configuration whose session renders view `index` (0-based, < `views.count`);
+  /// The configuration whose session renders view `index` (0-based, < `views.count`) alone;
   /// `sceneViewport` is the scene's, for views that do not set their own.
   func view(_ index: Int, sceneViewport: Viewport) -> any SessionConfiguration
 
@@ -73,4 +73,53 @@ public protocol MultiViewConfiguration: SessionConfiguration {
   func sharedOutputs(tickTimes: [Double], sceneViewport: Viewport) throws -> [(
     name: String, bytes: [UInt8]
   )]
+
+  /// One run of the views `indices` (ascending, each < `views.count`), whose sessions may
+  /// share work (one collaborative simulation for every view). The default runs each view
+  /// alone (`view(_:sceneViewport:)`) and makes the shared outputs on their own
+  /// (`sharedOutputs(tickTimes:sceneViewport:)`).
+  func makeRun(views indices: [Int], sceneViewport: Viewport) -> any MultiViewRun
+}
+
+extension MultiViewConfiguration {
+  public func makeRun(views indices: [Int], sceneViewport: Viewport) -> any MultiViewRun {
+    IndependentViewsRun(configuration: self, sceneViewport: sceneViewport)
+  }
+}
+
+/// The views of one multi-view run (`MultiViewConfiguration.makeRun`). The frame loop runs all
+/// of its views at the same time, one thread each (a view's session may wait for the others to
+/// catch up, so they must not run one after another), and tells it when each one has ended.
+public protocol MultiViewRun: AnyObject, Sendable {
+  /// The configuration of view `index`'s session in this run (made once per view).
+  func view(_ index: Int) -> any SessionConfiguration
+
+  /// View `index`'s frame loop has ended (done or failed): its sessions ask for nothing more,
+  /// so the others need not wait for it.
+  func viewFinished(_ index: Int)
+
+  /// The shared files, as `MultiViewConfiguration.sharedOutputs`, once every view has ended.
+  /// - Throws: located errors of the inputs.
+  func sharedOutputs(tickTimes: [Double]) throws -> [(name: String, bytes: [UInt8])]
+}
+
+/// Views that share nothing: each session made by `view(_:sceneViewport:)`.
+final class IndependentViewsRun<Configuration: MultiViewConfiguration>: MultiViewRun {
+  let configuration: Configuration
+  let sceneViewport: Viewport
+
+  init(configuration: Configuration, sceneViewport: Viewport) {
+    self.configuration = configuration
+    self.sceneViewport = sceneViewport
+  }
+
+  func view(_ index: Int) -> any SessionConfiguration {
+    configuration.view(index, sceneViewport: sceneViewport)
+  }
+
+  func viewFinished(_ index: Int) {}
+
+  func sharedOutputs(tickTimes: [Double]) throws -> [(name: String, bytes: [UInt8])] {
+    try configuration.sharedOutputs(tickTimes: tickTimes, sceneViewport: sceneViewport)
+  }
 }
