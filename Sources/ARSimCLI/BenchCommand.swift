@@ -7,7 +7,7 @@ import Foundation
 
 /// `arsim bench [B1|B2|B3|B4|S1 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
 /// [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--size WxH] [--spheres N]
-/// [--track FILE] [--out DIR]`:
+/// [--track FILE] [--out DIR] [--participants N]`:
 /// runs the benchmark scenes (Documentation/Performance.md; none named: B1, B2, B3 and S1) and
 /// prints the processor, per-stage medians,
 /// frames/s, the load check, threads, the rasterizer build and peak memory.
@@ -20,7 +20,7 @@ enum BenchCommand {
       arguments,
       valueOptions: [
         "--frames", "--threads", "--supersampling", "--png", "--track", "--out",
-        "--instruction-set", "--size", "--spheres",
+        "--instruction-set", "--size", "--spheres", "--participants",
       ],
       flagOptions: ["--sequential"])
     var scenes: [BenchScene] = []
@@ -43,6 +43,11 @@ enum BenchCommand {
       scenes.append(scene)
     }
     if scenes.isEmpty, args.positionals.isEmpty { scenes = BenchScene.allCases }
+    let participants =
+      try args.integer("--participants", in: 2...64) ?? CollaborationBench.defaultParticipants
+    if args.value("--participants") != nil, !collaboration {
+      throw UsageError("--participants is B4's option: name B4 too")
+    }
     var settings = BenchSettings(folder: args.value("--out") ?? "")
     settings.frames = try args.integer("--frames", in: 1...100_000) ?? 300
     settings.threads = try args.integer("--threads", in: 0...1024) ?? 0
@@ -122,15 +127,19 @@ enum BenchCommand {
       )
     }
     if collaboration {
-      let r = try CollaborationBench.run(settings: settings)
+      let r = try CollaborationBench.run(settings: settings, participants: participants)
       output.print(
-        "B4 collaboration 1280×720, 4 participants × \(r.frames) frames against single views of "
-          + "the same content, \(settings.pipelined ? "pipelined" : "sequential")")
+        "B4 collaboration 1280×720, \(r.participants) participants × \(r.frames) frames against "
+          + "single views of the same content, \(settings.pipelined ? "pipelined" : "sequential")")
       output.print(
         "  per participant-view frame \(formatted(r.perViewFrameMilliseconds, 2)) ms "
-          + "(4 views \(formatted(r.multiViewSeconds, 2)) s); single-view scenes "
-          + "\(formatted(r.perFrameMilliseconds, 2)) ms/frame (4 runs \(formatted(r.singleViewSeconds, 2)) s); "
-          + "ratio \(formatted(r.ratio, 3)) (target ≤ 1.2)")
+          + "(\(r.participants) views \(formatted(r.multiViewSeconds, 2)) s); single-view scenes "
+          + "\(formatted(r.perFrameMilliseconds, 2)) ms/frame (\(r.participants) runs "
+          + "\(formatted(r.singleViewSeconds, 2)) s); ratio \(formatted(r.ratio, 3)) (target ≤ 1.2)"
+      )
+      output.print(
+        "  peak resident memory so far: \(formatted(Double(Bench.peakResidentBytes()) / 1_048_576, 1)) MiB"
+      )
     }
     if strokeLog {
       let r = StrokeLogBench.run()

@@ -1,3 +1,4 @@
+import ARFormats
 import ARMath
 import ARRender
 import ARReplay
@@ -6,35 +7,57 @@ import ARSession
 import ARSupport
 import Foundation
 
-/// `arsim bench B4`: four participants of a collaborative scene at 1280 × 720 against a
-/// single-view scene with the same content (Documentation/Performance.md, "B4").
+/// `arsim bench B4 [--participants N]`: N participants (default 4) of a collaborative scene at
+/// 1280 × 720 against single-view scenes with the same content (Documentation/Performance.md,
+/// "B4").
 ///
-/// The four participants replay the bench track from starts 0, 2, 4 and 6 s, each anchored
-/// 1.2 m ahead of and 0.6 m below its first pose, so each sees the others' spheres, the floor
-/// and two models; one adds and moves a model. The baseline replays a view's content — the
-/// nodes its trace lists at each frame (floor, peers, models) — as plain nodes through the same
-/// frame loop, one view, without the collaboration logic, once for each participant's view.
-/// The figure of merit is milliseconds per participant-view frame (the multi-view run's
-/// wall-clock time over 4 × frames) over the single-view runs' per frame (their total over
-/// 4 × frames), measured in the same process one after the other.
+/// The participants replay the bench track from starts 0, 2, 4 … s (closer together when the
+/// track is too short for 2 s apart), each anchored 1.2 m ahead of and 0.6 m below its first
+/// pose, so each sees the others' spheres, the floor and two models; one adds and moves a
+/// model. The baseline replays a view's content — the nodes its trace lists at each frame
+/// (floor, peers, models) — as plain nodes through the same frame loop, one view, without the
+/// collaboration logic, once for each participant's view. The figure of merit is milliseconds
+/// per participant-view frame (the multi-view run's wall-clock time over N × frames) over the
+/// single-view runs' per frame (their total over N × frames), measured in the same process
+/// one after the other.
 enum CollaborationBench {
   struct Result {
     var frames: Int
+    var participants: Int
     var multiViewSeconds: Double
     var singleViewSeconds: Double
-    var perViewFrameMilliseconds: Double { multiViewSeconds * 1000 / Double(4 * frames) }
-    var perFrameMilliseconds: Double { singleViewSeconds * 1000 / Double(4 * frames) }
+    var viewFrames: Double { Double(participants * frames) }
+    var perViewFrameMilliseconds: Double { multiViewSeconds * 1000 / viewFrames }
+    var perFrameMilliseconds: Double { singleViewSeconds * 1000 / viewFrames }
     var ratio: Double { perViewFrameMilliseconds / perFrameMilliseconds }
   }
 
-  static func run(settings: BenchSettings) throws -> Result {
+  /// The default number of participants.
+  static let defaultParticipants = 4
+  /// The seconds between two participants' starts on the track, at most.
+  static let startSpacingSeconds = 2.0
+
+  /// - Throws: `InputError` for an unreadable track or one too short for the replay.
+  static func run(settings: BenchSettings, participants: Int = defaultParticipants) throws
+    -> Result
+  {
     let folder = settings.folder + "/B4"
     try FileIO.createDirectory(folder)
     let track = URL(fileURLWithPath: settings.trackPath).standardizedFileURL.path
     let duration = Double(settings.frames - 1) / 30
     let scenePath = folder + "/collab-bench.json"
+    // Starts 2 s apart, or as far apart as the track allows the last one.
+    let poses = try CameraTrack.read(path: track, options: TrackReadOptions(format: .arkit)).poses
+    let trackSeconds = (poses.last?.timeSeconds ?? 0) - (poses.first?.timeSeconds ?? 0)
+    let spacing =
+      participants > 1
+      ? min(Self.startSpacingSeconds, max(0, trackSeconds - duration) / Double(participants - 1))
+      : 0
     try FileIO.writeAtomically(
-      Array(sceneJSON(track: track, duration: duration).utf8), to: scenePath)
+      Array(
+        sceneJSON(
+          track: track, duration: duration, participants: participants, spacing: spacing
+        ).utf8), to: scenePath)
     let scene = try ReplayScene.load(path: scenePath, registry: .builtIn)
     var options = ReplayOptions(outputDirectory: folder + "/views", threads: settings.threads)
     options.pipelined = settings.pipelined
@@ -65,15 +88,23 @@ enum CollaborationBench {
       Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
     return Result(
-      frames: settings.frames, multiViewSeconds: seconds(multi),
+      frames: settings.frames, participants: participants, multiViewSeconds: seconds(multi),
       singleViewSeconds: seconds(singleTime))
   }
 
-  /// The generated four-participant scene.
-  static func sceneJSON(track: String, duration: Double) -> String {
-    let participants = ["A", "B", "C", "D"].enumerated().map { i, id in
+  /// The id of participant `i`: A … Z, then A1 … Z1, A2 …
+  static func participantID(_ i: Int) -> String {
+    let letter = String(UnicodeScalar(UInt8(ascii: "A") + UInt8(i % 26)))
+    return i < 26 ? letter : letter + String(i / 26)
+  }
+
+  /// The generated scene: `participants` (≥ 2; A and B act) starting `spacing` seconds apart.
+  static func sceneJSON(track: String, duration: Double, participants count: Int, spacing: Double)
+    -> String
+  {
+    let participants = (0..<count).map { i in
       """
-        {"id": "\(id)", "track": {"path": "\(track)", "format": "arkit"}, "start": \(2 * i),
+        {"id": "\(participantID(i))", "track": {"path": "\(track)", "format": "arkit"}, "start": \(spacing * Double(i)),
          "anchor": {"position": [0, -0.6, -1.2]}}
       """
     }.joined(separator: ",\n")
