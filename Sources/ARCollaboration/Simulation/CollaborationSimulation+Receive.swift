@@ -11,6 +11,9 @@ extension CollaborationSimulation {
     var payload: [UInt8]
     /// `("sequence", n)` for network messages, `("line", n)` for log entries.
     var origin: (String, JSONValue)
+
+    /// Its size as the SDK counts it: payload and description (type) bytes together.
+    var sizeBytes: Int { payload.count + type.utf8.count }
   }
 
   /// Hands participant `i` everything that has arrived by this tick, by arrival time (network
@@ -63,13 +66,23 @@ extension CollaborationSimulation {
 
   /// The app's `handleIncomingMessage` plus RTM's member callbacks.
   func handle(_ arrival: Arrival, at i: Int) {
+    if let limit = scene.network.limits.maximumMessageBytes, arrival.sizeBytes > limit {
+      // Only a recorded log can hold one: the SDK fails such a send (`…InvalidMessage`), so no
+      // device could have received it.
+      warn(
+        i, arrival,
+        "recorded \(arrival.type.prefix(40)) message is \(arrival.sizeBytes) bytes, over the "
+          + "SDK's \(limit)-byte limit, so it could not have been sent; dropped")
+      return
+    }
     let phase = states[i].phase
     switch arrival.type {
     case "memberJoined":
-      // The most senior member (nobody older left) sends the newcomer every model.
+      // The most senior member (nobody older left) sends the newcomer every model; the event
+      // says so only when the send went out (a failed one is a warning, as in messages.jsonl).
       guard phase == .room, states[i].moreSeniorMembers.isEmpty else { return }
       let models = states[i].models.map { modelData($0, at: i) }
-      send(from: i, to: .peer(arrival.from), .multiCollabModels, models)
+      guard send(from: i, to: .peer(arrival.from), .multiCollabModels, models) else { return }
       emit(
         i, "sent-models",
         [("to", .string(arrival.from)), ("models", .array(models.map { .string($0.id) }))])

@@ -103,10 +103,12 @@ public final class CollaborationSimulation {
   }
 
   /// Sends an app message from participant `i`; a failed send is a `warning` event.
+  /// - Returns: whether the send went out (its record has no `failure`).
+  @discardableResult
   func send(
     from i: Int, to destination: NetworkDestination, type: String, payload: [UInt8],
     presence: Bool = false
-  ) {
+  ) -> Bool {
     let sender = scene.participants[i].id
     let message = NetworkMessage(
       sender: sender, destination: destination, type: type, payload: payload,
@@ -131,17 +133,21 @@ public final class CollaborationSimulation {
           ("sequence", .integer(record.sequence)),
         ])
     }
+    return record.failure == nil
   }
 
   /// Encodes and sends; an unencodable value (a non-finite number) is a warning, nothing sent.
+  /// - Returns: whether the send went out.
+  @discardableResult
   func send<Value: Encodable>(
     from i: Int, to destination: NetworkDestination, _ type: RTMMessageType, _ value: Value
-  ) {
+  ) -> Bool {
     do {
-      send(
+      return send(
         from: i, to: destination, type: type.rawValue, payload: try RTMPayloadCoding.encode(value))
     } catch {
       emit(i, "warning", [("message", .string("\(type.rawValue) not sent: \(error)"))])
+      return false
     }
   }
 }
