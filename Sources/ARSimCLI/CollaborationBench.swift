@@ -103,10 +103,13 @@ enum CollaborationBench {
     -> String
   {
     let participants = (0..<count).map { i in
-      """
-        {"id": "\(participantID(i))", "track": {"path": "\(track)", "format": "arkit"}, "start": \(spacing * Double(i)),
-         "anchor": {"position": [0, -0.6, -1.2]}}
-      """
+      // Whole seconds as integers, as the fixed four-participant scene wrote them.
+      let seconds = spacing * Double(i)
+      let start = seconds == seconds.rounded() && seconds < 1e6 ? "\(Int(seconds))" : "\(seconds)"
+      return """
+          {"id": "\(participantID(i))", "track": {"path": "\(track)", "format": "arkit"}, "start": \(start),
+           "anchor": {"position": [0, -0.6, -1.2]}}
+        """
     }.joined(separator: ",\n")
     return """
       {

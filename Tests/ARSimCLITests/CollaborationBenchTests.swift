@@ -53,7 +53,7 @@ struct CollaborationBenchTests {
     let scene = try String(contentsOfFile: out + "/B4/collab-bench.json", encoding: .utf8)
     let spacing = (2 - 1.0 / 30) / 2
     #expect(scene.contains("\"start\": \(spacing * 2),"), "\(scene)")
-    #expect(scene.contains("\"start\": 0.0,"))
+    #expect(scene.contains("\"start\": 0,"))
   }
 
   @Test("--participants outside 2…64 or without B4 is a usage error")
