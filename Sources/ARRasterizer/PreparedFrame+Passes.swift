@@ -9,12 +9,24 @@ extension PreparedFrame {
   func rasterizeOpaque(grid: SampleGrid, positions: [Int32], into buffers: SampleBuffers) {
     // By pointer: `wins` captures it, and a captured array would be retained per call.
     drawOrder.withUnsafeBufferPointer { drawOrder in
-      rasterizeOpaque(grid: grid, positions: positions, into: buffers, drawOrder: drawOrder)
+      guard environmentEntryCount > 0 else {
+        rasterizeOpaque(grid: grid, positions: positions[...], into: buffers, drawOrder: drawOrder)
+        return
+      }
+      // The environment first (the camera image); without occlusion its depths are then
+      // forgotten, so virtual content covers it whatever its depth, while the ids keep the
+      // environment's surface for shading and the depth output.
+      let split = environmentSplit(positions)
+      rasterizeOpaque(
+        grid: grid, positions: positions[..<split], into: buffers, drawOrder: drawOrder)
+      if !environmentOccludes { buffers.forgetDepths(count: grid.columns * grid.rowCount) }
+      rasterizeOpaque(
+        grid: grid, positions: positions[split...], into: buffers, drawOrder: drawOrder)
     }
   }
 
   private func rasterizeOpaque(
-    grid: SampleGrid, positions: [Int32], into buffers: SampleBuffers,
+    grid: SampleGrid, positions: ArraySlice<Int32>, into buffers: SampleBuffers,
     drawOrder: UnsafeBufferPointer<Int32>
   ) {
     let sphereCount = Int32(spheres.count)
@@ -434,6 +446,10 @@ extension PreparedFrame {
     let index = Int(id - sphereCount)
     let triangle = triangles[index]
     let material = materials[materialIndex]
+    if material.mipTextureIndex >= 0 {
+      return environmentColor(
+        triangle: triangle, material: material, direction: d, view: view)
+    }
     guard material.textureIndex >= 0 else {
       return lights.shade(
         material, texture: nil, normal: triangle.shadingNormal, view: view, uv: .zero)

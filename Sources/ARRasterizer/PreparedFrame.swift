@@ -23,6 +23,16 @@ struct PreparedFrame: Sendable {
   var materials: [ShadingMaterial] = []
   /// Textures of the materials that have one.
   var textures: [Texture] = []
+  /// Mip-mapped textures of environment materials (`ShadingMaterial.mipTextureIndex`).
+  var mipTextures: [MipmappedTexture] = []
+  /// The first `environmentEntryCount` entries of `opaque` are the environment's triangles
+  /// (drawn first, `rasterizeOpaque`).
+  var environmentEntryCount = 0
+  /// Whether the environment's depth hides virtual content (`EnvironmentGeometry.occludes`).
+  var environmentOccludes = false
+  /// The distance between neighbouring samples in pixels (1/N): the texture footprint of a
+  /// sample for mip-level selection.
+  var sampleSpacing = 1.0
   /// Material index of each sphere and of each triangle.
   var sphereMaterials: [Int] = []
   var triangleMaterials: [Int] = []
@@ -64,6 +74,9 @@ struct PreparedFrame: Sendable {
     }
     lights = ShadingLights(towardLights: towardLights, colors: colors, ambient: list.ambient)
 
+    if let environment = list.environment {
+      prepareEnvironment(environment, cameraFromWorld: cameraFromWorldMatrix)
+    }
     var transparentItems: [(depth: Double, order: Int, entries: [DrawEntry])] = []
     // Sized once: B2's 10 000 spheres would otherwise regrow each array a dozen times.
     let itemCount = list.items.count

@@ -42,8 +42,12 @@ package enum Rasterizer {
   ) -> RenderedFrame {
     let width = max(0, camera.intrinsics.width)
     let height = max(0, camera.intrinsics.height)
-    let frame = PreparedFrame(list, camera: camera)
     let scale = min(16, max(1, options.supersampling))
+    let frame = {
+      var prepared = PreparedFrame(list, camera: camera)
+      prepared.sampleSpacing = 1 / Double(scale)
+      return prepared
+    }()
     let background = BackgroundSampler(
       options.background, width: width, height: height, scale: scale)
     var depth = options.writesDepth ? [Double](repeating: 0, count: width * height) : []

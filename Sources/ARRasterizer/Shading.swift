@@ -15,6 +15,8 @@ struct ShadingMaterial: Sendable {
   /// Index into `PreparedFrame.textures`, or −1 (kept out of this struct so that reading a
   /// material in the shading loop copies no reference).
   var textureIndex: Int = -1
+  /// Index into `PreparedFrame.mipTextures` (environment materials), or −1.
+  var mipTextureIndex: Int = -1
   /// Effective opacity in (0, 1].
   var opacity: Double
   /// `shininess` when it is a whole number in 0…128 (then `x^shininess` is computed by
@@ -44,7 +46,7 @@ struct ShadingMaterial: Sendable {
   /// The shaded colour when it does not depend on the sample (constant lighting without a
   /// texture): the clamped diffuse colour; `nil` otherwise.
   var uniformColor: SIMD3<Double>? {
-    guard lightingModel == .constant, textureIndex < 0 else { return nil }
+    guard lightingModel == .constant, textureIndex < 0, mipTextureIndex < 0 else { return nil }
     return diffuse.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
   }
 }

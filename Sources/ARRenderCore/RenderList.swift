@@ -13,6 +13,8 @@ public struct RenderList: Sendable {
   package var directionalLights: [DirectionalLight]
   /// Sum of ambient light colours × intensities (sRGB encoded values).
   package var ambient: SIMD3<Double>
+  /// The environment drawn as the camera image before the items (nil: none).
+  public var environment: EnvironmentGeometry?
 
   /// Snapshots the subtree under `root` (the root included).
   ///

@@ -1,0 +1,96 @@
+import ARMath
+import ARRenderCore
+import ARScene
+
+extension PreparedFrame {
+  /// Adds the environment's triangles (camera space, both sides, clipped and projected as any
+  /// triangle) and materials; called before the render list's items, so its entries lead
+  /// `opaque` and win equal depths.
+  mutating func prepareEnvironment(_ environment: EnvironmentGeometry, cameraFromWorld: Matrix4) {
+    environmentOccludes = environment.occludes
+    let materialBase = materials.count
+    for source in environment.materials {
+      let color = source.baseColor
+      let material = Material(
+        diffuse: Color(red: color.red, green: color.green, blue: color.blue),
+        lightingModel: environment.isLit ? .lambert : .constant, isDoubleSided: true)
+      var shading = ShadingMaterial(material, opacity: 1)
+      if let texture = source.texture {
+        shading.mipTextureIndex = mipTextures.count
+        mipTextures.append(texture)
+      }
+      materials.append(shading)
+    }
+    let positions = environment.positions
+    let uvs = environment.uvs
+    let materialIndices = environment.materialIndices
+    triangles.reserveCapacity(environment.triangleCount)
+    triangleMaterials.reserveCapacity(environment.triangleCount)
+    opaque.reserveCapacity(environment.triangleCount)
+    for triangle in 0..<environment.triangleCount {
+      @inline(__always) func vertex(_ k: Int) -> TriangleVertex {
+        let p = positions[3 * triangle + k]
+        let c = cameraFromWorld.transformPoint(Vector3(p.x, p.y, p.z))
+        return TriangleVertex(position: SIMD3(c.x, c.y, c.z), uv: uvs[3 * triangle + k])
+      }
+      guard
+        let prepared = TrianglePrimitive(
+          vertex(0), vertex(1), vertex(2), doubleSided: true, intrinsics: intrinsics, near: near)
+      else { continue }
+      let material = materialBase + Int(materialIndices[triangle])
+      opaque.append(DrawEntry(isSphere: false, index: triangles.count, material: material))
+      triangles.append(prepared)
+      triangleMaterials.append(material)
+    }
+    environmentEntryCount = opaque.count
+  }
+
+  /// The number of leading `positions` (ascending indices into `opaque`) that are environment
+  /// entries.
+  func environmentSplit(_ positions: [Int32]) -> Int {
+    var low = 0
+    var high = positions.count
+    while low < high {
+      let middle = (low + high) / 2
+      if Int(positions[middle]) < environmentEntryCount { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// The colour of an environment triangle with a mip-mapped texture on the camera ray
+  /// direction `d` (`view` = −d/|d|): base colour × the trilinear texture sample, unlit or
+  /// lambert-lit.
+  ///
+  /// Footprint: the camera point on the triangle's plane is X(u, v) = t·d with
+  /// t = h / (n·d); its screen derivatives are ∂X/∂u = t·(∂d/∂u − d·(n·∂d/∂u)/(n·d)) (and the
+  /// same for v), ∂d/∂u = (1/fx, 0, 0), ∂d/∂v = (0, −1/fy, 0); times the uv gradients and the
+  /// sample spacing 1/N they give the texel footprint of one sample, exactly.
+  func environmentColor(
+    triangle: TrianglePrimitive, material: ShadingMaterial, direction d: SIMD3<Double>,
+    view: SIMD3<Double>
+  ) -> SIMD3<Double> {
+    let n = triangle.planeNormal
+    let nd = (n * d).sum()
+    let t = triangle.planeOffset / nd
+    let point = d * t
+    let uv = triangle.uv(at: point)
+    let du = SIMD3<Double>(1 / intrinsics.fx, 0, 0)
+    let dv = SIMD3<Double>(0, -1 / intrinsics.fy, 0)
+    let xu = (du - d * ((n * du).sum() / nd)) * (t * sampleSpacing)
+    let xv = (dv - d * ((n * dv).sum() / nd)) * (t * sampleSpacing)
+    let uvPerU = SIMD2((triangle.gradientU * xu).sum(), (triangle.gradientV * xu).sum())
+    let uvPerV = SIMD2((triangle.gradientU * xv).sum(), (triangle.gradientV * xv).sum())
+    let texel = mipTextures[material.mipTextureIndex].sample(
+      uv: uv, footprintU: uvPerU, footprintV: uvPerV)
+    var lit = material
+    lit.diffuse = material.diffuse * texel
+    return lights.shade(lit, texture: nil, normal: triangle.shadingNormal, view: view, uv: .zero)
+  }
+}
+
+extension SampleBuffers {
+  /// Sets the depth of every covered sample of the first `count` to +∞ (the ids stay).
+  func forgetDepths(count: Int) {
+    for i in 0..<count where ids[i] >= 0 { depths[i] = .infinity }
+  }
+}

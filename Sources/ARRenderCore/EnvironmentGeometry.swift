@@ -1,0 +1,122 @@
+import ARMath
+import ARScene
+
+/// How texture coordinates outside 0…1 read a texture, as glTF's sampler `wrapS`/`wrapT`.
+public enum TextureWrap: String, Hashable, Sendable, CaseIterable {
+  /// The texture tiles (glTF `REPEAT`, the default).
+  case `repeat`
+  /// Coordinates are clamped to the edge texels (glTF `CLAMP_TO_EDGE`).
+  case clamp
+  /// The texture tiles, every other copy mirrored (glTF `MIRRORED_REPEAT`).
+  case mirroredRepeat
+}
+
+/// A texture with its mip chain, sampled trilinearly (Documentation/Environments.md,
+/// "Texture filter").
+///
+/// Level 0 is the image; level k + 1 has ⌈w/2⌉ × ⌈h/2⌉ texels, each the mean of the 2 × 2
+/// texels of level k below it (edge texels repeated where a size is odd), down to 1 × 1.
+/// Values are averaged as stored (sRGB encoded), as ARSim shades in sRGB values (DESIGN §3).
+public struct MipmappedTexture: Hashable, Sendable {
+  /// The levels, largest first; never empty.
+  public let levels: [Texture]
+  /// Wrap along u (texture x) and v (texture y).
+  public var wrapU: TextureWrap
+  public var wrapV: TextureWrap
+
+  /// Builds the chain of `base`.
+  /// - Complexity: O(texels) (the chain adds a third).
+  public init(_ base: Texture, wrapU: TextureWrap = .repeat, wrapV: TextureWrap = .repeat) {
+    var levels = [base]
+    var current = base
+    while current.width > 1 || current.height > 1 {
+      let width = (current.width + 1) / 2
+      let height = (current.height + 1) / 2
+      var pixels = [UInt8](repeating: 0, count: width * height * 4)
+      let source = current.pixels
+      let sourceWidth = current.width
+      let sourceHeight = current.height
+      for y in 0..<height {
+        let y0 = 2 * y
+        let y1 = min(2 * y + 1, sourceHeight - 1)
+        for x in 0..<width {
+          let x0 = 2 * x
+          let x1 = min(2 * x + 1, sourceWidth - 1)
+          for channel in 0..<4 {
+            let sum =
+              Int(source[(y0 * sourceWidth + x0) * 4 + channel])
+              + Int(source[(y0 * sourceWidth + x1) * 4 + channel])
+              + Int(source[(y1 * sourceWidth + x0) * 4 + channel])
+              + Int(source[(y1 * sourceWidth + x1) * 4 + channel])
+            pixels[(y * width + x) * 4 + channel] = UInt8((sum + 2) / 4)
+          }
+        }
+      }
+      guard let next = Texture(width: width, height: height, pixels: pixels) else { break }
+      levels.append(next)
+      current = next
+    }
+    self.levels = levels
+    self.wrapU = wrapU
+    self.wrapV = wrapV
+  }
+}
+
+/// The look of environment triangles: a base colour times an optional base-colour texture
+/// (glTF's `baseColorFactor` × `baseColorTexture`).
+public struct EnvironmentMaterial: Hashable, Sendable {
+  /// Base colour, sRGB encoded 0…1 (alpha ignored: the camera image is opaque).
+  public var baseColor: Color
+  /// Base-colour texture, multiplied by `baseColor`.
+  public var texture: MipmappedTexture?
+
+  /// Creates a material.
+  public init(baseColor: Color = .white, texture: MipmappedTexture? = nil) {
+    self.baseColor = baseColor
+    self.texture = texture
+  }
+}
+
+/// The environment the camera sees (Documentation/Environments.md): world-space triangles
+/// drawn before the virtual content as the camera image, with their materials.
+///
+/// Shapes: `positions` and `uvs` hold three entries per triangle (counter-clockwise seen from
+/// the front, though both sides are drawn), `materialIndices` one per triangle into
+/// `materials`. World frame: ARKit's (metres, +Y up). A reference type: one copy is shared by
+/// every frame's `RenderList`.
+public final class EnvironmentGeometry: Sendable {
+  /// Triangle corners, world metres, three per triangle.
+  public let positions: [SIMD3<Double>]
+  /// Texture coordinates of the corners ((0, 0) the top-left of the texture), three per
+  /// triangle.
+  public let uvs: [SIMD2<Double>]
+  /// Per triangle, its index into `materials`.
+  public let materialIndices: [Int32]
+  /// The materials.
+  public let materials: [EnvironmentMaterial]
+  /// Whether the scene's lights shade the environment (lambert with the triangle's normal);
+  /// false: unlit, the baked colour a camera records.
+  public let isLit: Bool
+  /// Whether the environment hides virtual content behind it (RealityKit's scene-
+  /// understanding occlusion); false: virtual content is drawn over it whatever its depth.
+  public let occludes: Bool
+
+  /// Creates an environment; `nil` when the shapes disagree (counts, material indices).
+  public init?(
+    positions: [SIMD3<Double>], uvs: [SIMD2<Double>], materialIndices: [Int32],
+    materials: [EnvironmentMaterial], isLit: Bool = false, occludes: Bool = false
+  ) {
+    guard positions.count == uvs.count, positions.count == 3 * materialIndices.count,
+      materialIndices.allSatisfy({ $0 >= 0 && Int($0) < materials.count })
+    else { return nil }
+    self.positions = positions
+    self.uvs = uvs
+    self.materialIndices = materialIndices
+    self.materials = materials
+    self.isLit = isLit
+    self.occludes = occludes
+  }
+
+  /// Number of triangles.
+  public var triangleCount: Int { materialIndices.count }
+}
