@@ -84,6 +84,11 @@ let package = Package(
       name: "CTurboJPEG", path: "Sources/CTurboJPEG", pkgConfig: "libturbojpeg",
       providers: [.apt(["libturbojpeg0-dev"])]),
     .systemLibrary(
+      name: "CAssimp", path: "Sources/CAssimp", pkgConfig: "assimp",
+      providers: [.apt(["libassimp-dev"])]),
+    // Assimp in a forked child process (Documentation/Environments.md, "Reading models").
+    .target(name: "CModelReader", dependencies: ["CAssimp"], path: "Sources/CModelReader"),
+    .systemLibrary(
       name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
       providers: [.apt(["libfreetype-dev", "pkg-config"])]),
 
@@ -103,6 +108,14 @@ let package = Package(
         "ARSupport", "ARRenderCore", "ARRasterizer", "CPNG", "CPNGWriter", "CPUFeatures",
       ]
         + vectorRasterizers.map { .target(name: $0.name) },
+      swiftSettings: cxxInterop),
+    // Environments (issue 28): the scene file's `environment` section, models through Assimp,
+    // built-in primitives, textures.
+    .target(
+      name: "AREnvironment",
+      dependencies: [
+        "ARSupport", "ARMath", "ARScene", "ARSession", "ARRenderCore", "ARRender", "CModelReader",
+      ],
       swiftSettings: cxxInterop),
     // Input formats (camera tracks, stroke logs, Quick, Draw!, YUV4MPEG2, located JSON): no
     // frame loop, no rasterizer.
@@ -148,7 +161,8 @@ let package = Package(
       swiftSettings: cxxInterop),
     // The scene file's common part, the frame loop, outputs and the bench: no app.
     .target(
-      name: "ARReplay", dependencies: ["ARSession", "ARFormats", "ARRender", "ARCameraImages"],
+      name: "ARReplay",
+      dependencies: ["ARSession", "ARFormats", "ARRender", "ARCameraImages", "AREnvironment"],
       swiftSettings: cxxInterop),
     // Live streaming and live strokes over loopback sockets (seed 004): above the frame loop.
     .target(
@@ -237,6 +251,12 @@ let package = Package(
     .testTarget(
       name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimCLI", "ARSimTesting"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "AREnvironmentTests",
+      dependencies: [
+        "AREnvironment", "ARRender", "ARRenderCore", "ARScene", "ARMath", "ARSession",
+      ],
+      exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimTestingTests", dependencies: ["ARSimTesting", "ARRender"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),

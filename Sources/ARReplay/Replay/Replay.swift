@@ -220,7 +220,8 @@ public struct Replay {
         frameRenderer.options.background = background
         let camera = state.camera
         geometryNodes.removeAll(keepingCapacity: true)
-        let list = RenderList(root: state.world, visitedGeometry: &geometryNodes)
+        var list = RenderList(root: state.world, visitedGeometry: &geometryNodes)
+        list.environment = scene.environment?.geometry
         var rendered = frameRenderer.render(list, camera: camera)
         let t = schedule.time(ofFrame: frame)
         if let overlay = options.overlay {

@@ -1,3 +1,4 @@
+import AREnvironment
 import ARFormats
 import ARMath
 import ARRender
@@ -209,6 +210,13 @@ struct SceneResolver {
     let tracking = try resolveTracking(
       file.tracking, duration: Double(frameCount - 1) / fps, keyframes: sessionKeyframes,
       track: track, start: start)
+    var environment: Environment?
+    if let spec = file.environment {
+      let loaded = try Environment.load(spec, section: section)
+      warnings += loaded.warnings
+      inputPaths += loaded.inputPaths
+      environment = loaded
+    }
 
     var scene = ReplayScene(
       name: name, sceneFilePath: path, track: track, clampTrack: clamp,
@@ -220,6 +228,7 @@ struct SceneResolver {
       estimatedFloorY: file.estimatedFloorY, sessions: sessions, warnings: warnings,
       inputPaths: inputPaths)
     scene.tracking = tracking
+    scene.environment = environment
     return scene
   }
 

@@ -1,3 +1,4 @@
+import AREnvironment
 import ARFormats
 import ARMath
 import ARRender
@@ -49,6 +50,8 @@ public struct ReplayScene: Sendable {
   public var pointCloud: [Vector3]
   /// Estimated floor height for hit tests.
   public var estimatedFloorY: Double?
+  /// The environment drawn as the camera image (nil: none).
+  public var environment: Environment?
   /// The sessions the scene asks for, one per registered kind whose section it has, in
   /// registration order (the order they run each tick).
   public var sessions: [SceneSession] = []

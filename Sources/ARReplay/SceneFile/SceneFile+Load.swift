@@ -1,3 +1,4 @@
+import AREnvironment
 import ARFormats
 import ARRender
 import ARSession
@@ -35,6 +36,7 @@ extension SceneFile {
     }
     var schema = SceneFile.schema.merging(registry.schema) { $0.union($1) }
       .merging(TrackingSpec.schema) { $0.union($1) }
+      .merging(EnvironmentSpec.schema) { $0.union($1) }
     schema[""]?.formUnion(registry.keys)
     let warnings = UnknownFields.find(in: bytes, schema: schema).map { field in
       let line = JSONSyntaxLocator.line(ofField: field, in: bytes).map { ":\($0)" } ?? ""
@@ -50,7 +52,7 @@ extension SceneFile {
     "": [
       "name", "track", "intrinsics", "viewport", "output", "arFrameRate", "start", "duration",
       "frames", "clip", "background", "lights", "nodes", "planes", "pointCloud",
-      "estimatedFloorY", "tracking", "$schema", "comment",
+      "estimatedFloorY", "tracking", "environment", "$schema", "comment",
     ],
     "track": TrackSpec.fields,
     "intrinsics": IntrinsicsSpec.fields,

@@ -1,4 +1,5 @@
 import ARFormats
+import AREnvironment
 import ARMath
 import ARScene
 import ARSession
@@ -47,6 +48,9 @@ public struct SceneFile: Decodable, Sendable {
   /// The tracker: states, pose error, dropped frames (Documentation/Tracking.md); absent =
   /// the track's camera exactly.
   public var tracking: TrackingSpec?
+  /// The room the camera sees: models and primitives drawn as the camera image
+  /// (Documentation/Environments.md).
+  public var environment: EnvironmentSpec?
 }
 
 extension SceneFile {

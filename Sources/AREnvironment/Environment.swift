@@ -1,0 +1,52 @@
+import ARMath
+import ARRender
+import ARRenderCore
+import ARScene
+import ARSession
+import ARSupport
+
+/// A loaded `environment` section: the triangles the renderer draws as the camera image, with
+/// what loading found.
+public struct Environment: Sendable {
+  /// The triangles and materials (world frame), shared by every frame's render list.
+  public var geometry: EnvironmentGeometry
+  /// One entry per model or primitive, in scene order: its triangles' range in `geometry`.
+  public var parts: [Part]
+  /// Every file read (models, files they reference, textures), as resolved paths.
+  public var inputPaths: [String]
+  /// Findings that did not stop loading (dropped triangles, missing texture coordinates).
+  public var warnings: [String]
+
+  /// A model or primitive of the section.
+  public struct Part: Sendable {
+    /// The model's path or the primitive's name.
+    public var name: String
+    /// Its triangles in `geometry` (triangle indices).
+    public var triangles: Range<Int>
+  }
+}
+
+extension Environment {
+  /// Loads the section: every model through `ModelFile.read`, every primitive, every texture;
+  /// checks each field (errors name `environment.…`).
+  /// - Throws: `InputError` `.badData` (65) naming the scene field or the model/texture file
+  ///   (with Assimp's or libpng's reason), `.missingInput` (66) for a missing file; a limit of
+  ///   `EnvironmentLimits` passed is named.
+  public static func load(_ spec: EnvironmentSpec, section: SceneSection) throws -> Environment {
+    var builder = EnvironmentBuilder(section: section)
+    let lighting = try section.choice(spec.lighting, Lighting.self, field: "environment.lighting")
+    for (i, model) in (spec.models ?? []).enumerated() {
+      try builder.addModel(model, field: "environment.models[\(i)]")
+    }
+    for (i, primitive) in (spec.primitives ?? []).enumerated() {
+      try builder.addPrimitive(primitive, field: "environment.primitives[\(i)]")
+    }
+    return try builder.finish(lit: lighting == .scene, occludes: spec.occlusion ?? false)
+  }
+
+  /// `environment.lighting`.
+  enum Lighting: String, CaseIterable {
+    case unlit
+    case scene
+  }
+}

@@ -1,0 +1,361 @@
+import ARMath
+import ARRender
+import ARRenderCore
+import ARScene
+import ARSession
+import ARSupport
+
+/// Collects the triangles, materials and findings of an environment section.
+struct EnvironmentBuilder {
+  let section: SceneSection
+  var positions: [SIMD3<Double>] = []
+  var uvs: [SIMD2<Double>] = []
+  var materialIndices: [Int32] = []
+  var materials: [EnvironmentMaterial] = []
+  var parts: [Environment.Part] = []
+  var inputPaths: [String] = []
+  var warnings: [String] = []
+  /// Decoded textures by resolved path (a file used twice is read once).
+  var textures: [String: Texture] = [:]
+  var texelCount = 0
+
+  init(section: SceneSection) { self.section = section }
+
+  func error(_ field: String, _ reason: String) -> InputError { section.error(field, reason) }
+
+  func vector(_ values: [Double]?, field: String, default fallback: Vector3 = .zero) throws
+    -> Vector3
+  {
+    guard let values else { return fallback }
+    guard values.count == 3, values.allSatisfy(\.isFinite) else {
+      throw error(field, "expected 3 finite numbers")
+    }
+    return Vector3(values[0], values[1], values[2])
+  }
+
+  /// World from local: translation · SceneKit Euler rotation · uniform scale.
+  func placement(position: [Double]?, eulerAngles: [Double]?, scale: Double, field: String)
+    throws -> Matrix4
+  {
+    let node = Node()
+    node.position = try vector(position, field: field + ".position")
+    node.eulerAngles = try vector(eulerAngles, field: field + ".eulerAngles")
+    node.scale = Vector3(scale, scale, scale)
+    return node.transform
+  }
+
+  mutating func addModel(_ spec: EnvironmentSpec.ModelSpec, field: String) throws {
+    let path = try section.resolvePath(spec.path, field: field + ".path")
+    let scale = spec.scale ?? 1
+    guard scale.isFinite, scale > 0 else { throw error(field + ".scale", "expected a number > 0") }
+    let unit = try section.choice(spec.unit, LengthUnit.self, field: field + ".unit") ?? .m
+    let up = try section.choice(spec.up, UpAxis.self, field: field + ".up") ?? .y
+    var world = try placement(
+      position: spec.position, eulerAngles: spec.eulerAngles, scale: scale * unit.metres,
+      field: field)
+    if up == .z {
+      // File +Z up → world +Y up: a −90° turn about X (file +Y becomes world −Z).
+      world = world * Matrix4(rowMajor: [1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1])
+    }
+    let remaining = EnvironmentLimits.triangles - materialIndices.count
+    let model = try section.reading(path, field: field + ".path") {
+      try ModelFile.read(path: path, maximumTriangles: remaining)
+    }
+    inputPaths.append(path)
+    inputPaths += model.extraFiles
+    let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+    // Model materials → environment materials (a textured one without uvs gets an untextured
+    // twin).
+    var materialBase: [Int] = []
+    var untextured: [Int: Int] = [:]
+    for material in model.materials {
+      materialBase.append(materials.count)
+      let texture = try material.texture.map {
+        try modelTexture(
+          $0, model: path, folder: folder, wrapU: material.wrapU, wrapV: material.wrapV)
+      }
+      let color = material.baseColor
+      materials.append(
+        EnvironmentMaterial(
+          baseColor: Color(red: Double(color.x), green: Double(color.y), blue: Double(color.z)),
+          texture: texture))
+    }
+    if materialBase.isEmpty {
+      materialBase.append(materials.count)
+      materials.append(EnvironmentMaterial())
+    }
+    let first = materialIndices.count
+    var dropped = 0
+    var degenerate = 0
+    for mesh in model.meshes {
+      var material = materialBase[min(mesh.material, materialBase.count - 1)]
+      if mesh.uvs == nil, materials[material].texture != nil {
+        warnings.append(
+          "\(path): mesh \(InputText.quoted(mesh.name, limit: 40)) has a texture but no texture "
+            + "coordinates; drawn in its base colour")
+        if let twin = untextured[material] {
+          material = twin
+        } else {
+          untextured[material] = materials.count
+          materials.append(EnvironmentMaterial(baseColor: materials[material].baseColor))
+          material = materials.count - 1
+        }
+      }
+      var badUVs = false
+      for t in stride(from: 0, to: mesh.indices.count, by: 3) {
+        var corners: [SIMD3<Double>] = []
+        var cornerUVs: [SIMD2<Double>] = []
+        for k in 0..<3 {
+          let index = Int(mesh.indices[t + k])
+          let p = mesh.positions[index]
+          let w = world.transformPoint(Vector3(Double(p.x), Double(p.y), Double(p.z)))
+          corners.append(SIMD3(w.x, w.y, w.z))
+          var uv = mesh.uvs.map { SIMD2<Double>($0[index]) } ?? .zero
+          if !(uv.x.isFinite && uv.y.isFinite) {
+            uv = .zero
+            badUVs = true
+          }
+          cornerUVs.append(uv)
+        }
+        let limit = EnvironmentLimits.coordinate
+        guard
+          corners.allSatisfy({
+            $0.x.isFinite && $0.y.isFinite && $0.z.isFinite
+              && abs($0.x) <= limit && abs($0.y) <= limit && abs($0.z) <= limit
+          })
+        else {
+          dropped += 1
+          continue
+        }
+        let e1 = corners[1] - corners[0]
+        let e2 = corners[2] - corners[0]
+        let n = SIMD3(
+          e1.y * e2.z - e1.z * e2.y, e1.z * e2.x - e1.x * e2.z, e1.x * e2.y - e1.y * e2.x)
+        guard (n * n).sum() > 0 else {
+          degenerate += 1
+          continue
+        }
+        positions += corners
+        uvs += cornerUVs
+        materialIndices.append(Int32(material))
+      }
+      if badUVs {
+        warnings.append(
+          "\(path): mesh \(InputText.quoted(mesh.name, limit: 40)) has non-finite texture "
+            + "coordinates; read as (0, 0)")
+      }
+    }
+    if dropped > 0 {
+      warnings.append(
+        "\(path): \(dropped) triangle(s) with non-finite corners or corners beyond "
+          + "\(Int(EnvironmentLimits.coordinate / 1000)) km dropped")
+    }
+    if degenerate > 0 {
+      warnings.append("\(path): \(degenerate) degenerate (zero-area) triangle(s) dropped")
+    }
+    parts.append(Environment.Part(name: path, triangles: first..<materialIndices.count))
+  }
+
+  /// A model's texture: a file next to the model (named without `..`, not absolute), or
+  /// bytes inside it; PNG only.
+  mutating func modelTexture(
+    _ source: ModelFile.TextureSource, model: String, folder: String, wrapU: UInt32, wrapV: UInt32
+  ) throws -> MipmappedTexture {
+    // Assimp's aiTextureMapMode: 0 wrap, 1 clamp, 2 mirror (3, decal, reads as clamp).
+    func wrap(_ mode: UInt32) -> TextureWrap {
+      mode == 2 ? .mirroredRepeat : mode == 1 || mode == 3 ? .clamp : .repeat
+    }
+    let texture: Texture
+    switch source {
+    case .path(let written):
+      let name = written.removingPercentEscapes
+      guard !name.hasPrefix("/"), !name.contains("\\"), !name.contains(":"),
+        !name.split(separator: "/").contains("..")
+      else {
+        throw InputError(
+          .badData, InputLocation(file: model),
+          "texture \(InputText.quoted(written, limit: 60)) must be a relative path below the "
+            + "model's folder")
+      }
+      texture = try textureFile(folder.isEmpty ? name : folder + "/" + name)
+    case .encoded(let bytes):
+      texture = try decodeTexture(bytes, file: model + " (embedded texture)")
+    case .texels(let width, let height, let pixels):
+      guard let t = Texture(width: width, height: height, pixels: pixels) else {
+        throw InputError(.badData, InputLocation(file: model), "malformed embedded texture")
+      }
+      texture = try counted(t, file: model)
+    }
+    return MipmappedTexture(texture, wrapU: wrap(wrapU), wrapV: wrap(wrapV))
+  }
+
+  /// A PNG file, read once.
+  mutating func textureFile(_ path: String) throws -> Texture {
+    if let known = textures[path] { return known }
+    let bytes = try FileIO.read(path, maximumBytes: EnvironmentLimits.fileBytes)
+    let texture = try decodeTexture(bytes, file: path)
+    textures[path] = texture
+    inputPaths.append(path)
+    return texture
+  }
+
+  mutating func decodeTexture(_ bytes: [UInt8], file: String) throws -> Texture {
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+    let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]
+    if bytes.starts(with: jpeg) {
+      throw InputError(
+        .badData, InputLocation(file: file),
+        "JPEG textures are not read (no bundled model needs them): convert it to PNG")
+    }
+    guard bytes.starts(with: png) else {
+      throw InputError(.badData, InputLocation(file: file), "not a PNG texture")
+    }
+    // The header's size first: a huge image is refused before it is decoded.
+    if bytes.count >= 24 {
+      let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+      let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+      try checkSize(width: width, height: height, file: file)
+    }
+    let image: Image
+    do {
+      image = try Image(pngData: bytes, file: file)
+    } catch let error as any LocatedError {
+      throw InputError(.badData, InputLocation(file: file), error.reason)
+    }
+    guard let texture = image.texture else {
+      throw InputError(.badData, InputLocation(file: file), "empty texture")
+    }
+    return try counted(texture, file: file)
+  }
+
+  func checkSize(width: Int, height: Int, file: String) throws {
+    let side = EnvironmentLimits.textureSide
+    guard width <= side, height <= side else {
+      throw InputError(
+        .badData, InputLocation(file: file),
+        "texture of \(width) × \(height) texels is over the limit of \(side) per side")
+    }
+  }
+
+  mutating func counted(_ texture: Texture, file: String) throws -> Texture {
+    try checkSize(width: texture.width, height: texture.height, file: file)
+    texelCount += texture.width * texture.height
+    guard texelCount <= EnvironmentLimits.textureTexels else {
+      throw InputError(
+        .badData, InputLocation(file: file),
+        "the environment's textures pass the limit of \(EnvironmentLimits.textureTexels >> 20) Mi "
+          + "texels together")
+    }
+    return texture
+  }
+
+  mutating func addPrimitive(_ spec: EnvironmentSpec.PrimitiveSpec, field: String) throws {
+    let corners: [(SIMD3<Double>, SIMD2<Double>)]
+    switch (spec.box, spec.plane) {
+    case (let box?, nil):
+      guard [box.width, box.height, box.length].allSatisfy({ $0.isFinite && $0 > 0 }) else {
+        throw error(field + ".box", "width, height and length must be finite and > 0")
+      }
+      corners = PrimitiveTriangles.box(width: box.width, height: box.height, length: box.length)
+    case (nil, let plane?):
+      guard [plane.width, plane.height].allSatisfy({ $0.isFinite && $0 > 0 }) else {
+        throw error(field + ".plane", "width and height must be finite and > 0")
+      }
+      corners = PrimitiveTriangles.plane(width: plane.width, height: plane.height)
+    default:
+      throw error(field, "give exactly one of box, plane")
+    }
+    let world = try placement(
+      position: spec.position, eulerAngles: spec.eulerAngles, scale: 1, field: field)
+    var material = EnvironmentMaterial()
+    var repeats = SIMD2<Double>(1, 1)
+    if let m = spec.material {
+      let f = field + ".material"
+      if let c = m.color {
+        guard c.count == 3, c.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }) else {
+          throw error(f + ".color", "expected [r, g, b] with values 0…1")
+        }
+        material.baseColor = Color(red: c[0], green: c[1], blue: c[2])
+      }
+      if let r = m.repeats {
+        guard r.count == 2, r.allSatisfy({ $0.isFinite && $0 > 0 && $0 <= 1_000_000 }) else {
+          throw error(f + ".repeats", "expected [u, v], each > 0")
+        }
+        repeats = SIMD2(r[0], r[1])
+      }
+      let wrap = try section.choice(m.wrap, TextureWrap.self, field: f + ".wrap") ?? .repeat
+      if let t = m.texture {
+        let path = try section.resolvePath(t, field: f + ".texture")
+        let texture = try section.reading(path, field: f + ".texture") { try textureFile(path) }
+        material.texture = MipmappedTexture(texture, wrapU: wrap, wrapV: wrap)
+      }
+    }
+    let first = materialIndices.count
+    guard first + corners.count / 3 <= EnvironmentLimits.triangles else {
+      throw error(
+        field, "the environment passes the limit of \(EnvironmentLimits.triangles) triangles")
+    }
+    materials.append(material)
+    for (p, uv) in corners {
+      let w = world.transformPoint(Vector3(p.x, p.y, p.z))
+      positions.append(SIMD3(w.x, w.y, w.z))
+      uvs.append(uv * repeats)
+    }
+    for _ in 0..<(corners.count / 3) { materialIndices.append(Int32(materials.count - 1)) }
+    parts.append(
+      Environment.Part(
+        name: spec.name ?? field, triangles: first..<materialIndices.count))
+  }
+
+  func finish(lit: Bool, occludes: Bool) throws -> Environment {
+    guard
+      let geometry = EnvironmentGeometry(
+        positions: positions, uvs: uvs, materialIndices: materialIndices, materials: materials,
+        isLit: lit, occludes: occludes)
+    else { throw error("environment", "internal inconsistency in the environment's triangles") }
+    return Environment(
+      geometry: geometry, parts: parts, inputPaths: inputPaths, warnings: warnings)
+  }
+}
+
+/// `environment.models[].unit`: metres per file unit.
+enum LengthUnit: String, CaseIterable {
+  case m, cm, mm
+  case inch = "in"
+  case ft
+  var metres: Double {
+    switch self {
+    case .m: 1
+    case .cm: 0.01
+    case .mm: 0.001
+    case .inch: 0.0254
+    case .ft: 0.3048
+    }
+  }
+}
+
+/// `environment.models[].up`.
+enum UpAxis: String, CaseIterable {
+  case y, z
+}
+
+extension String {
+  /// The string with `%XX` escapes decoded (glTF URIs are URI-encoded); invalid escapes stay.
+  var removingPercentEscapes: String {
+    var bytes: [UInt8] = []
+    let utf8 = Array(self.utf8)
+    var i = 0
+    while i < utf8.count {
+      if utf8[i] == UInt8(ascii: "%"), i + 2 < utf8.count,
+        let value = UInt8(String(decoding: utf8[(i + 1)...(i + 2)], as: UTF8.self), radix: 16)
+      {
+        bytes.append(value)
+        i += 3
+      } else {
+        bytes.append(utf8[i])
+        i += 1
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}

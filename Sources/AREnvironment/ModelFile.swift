@@ -1,0 +1,229 @@
+import ARSupport
+import CModelReader
+import Foundation
+
+/// A model as Assimp read it, flattened: each mesh instance with its node transform applied
+/// (file units, file axes), triangles only.
+public struct ModelFile: Sendable {
+  /// One mesh placed by one node.
+  public struct Mesh: Sendable {
+    /// The mesh's name (the node's when the mesh has none).
+    public var name: String
+    /// Index into `materials`.
+    public var material: Int
+    /// Vertex positions (file units and axes).
+    public var positions: [SIMD3<Float>]
+    /// Texture coordinates ((0, 0) top left) per vertex, or nil when the mesh has none.
+    public var uvs: [SIMD2<Float>]?
+    /// Three vertex indices per triangle.
+    public var indices: [UInt32]
+  }
+
+  /// Where a material's base-colour texture is.
+  public enum TextureSource: Sendable {
+    /// A file path as written in the model (relative to the model's folder).
+    case path(String)
+    /// An encoded image inside the model (a `.glb` buffer view, a data URI).
+    case encoded([UInt8])
+    /// Decoded RGBA8 texels.
+    case texels(width: Int, height: Int, pixels: [UInt8])
+  }
+
+  /// A material: base colour (glTF `baseColorFactor`, OBJ `Kd`), optional texture and the
+  /// texture's wrap modes (Assimp's `aiTextureMapMode`: 0 wrap, 1 clamp, 2 mirror, 3 decal).
+  public struct Material: Sendable {
+    public var baseColor: SIMD4<Float>
+    public var wrapU: UInt32
+    public var wrapV: UInt32
+    public var texture: TextureSource?
+  }
+
+  /// The file read.
+  public var path: String
+  /// Files besides `path` the importer opened (glTF buffers, OBJ material libraries).
+  public var extraFiles: [String]
+  public var materials: [Material]
+  public var meshes: [Mesh]
+
+  /// Triangles of all meshes.
+  public var triangleCount: Int { meshes.reduce(0) { $0 + $1.indices.count / 3 } }
+}
+
+extension ModelFile {
+  /// The post-process flags handed to Assimp: Triangulate, SortByPType (points and lines
+  /// removed), FlipUVs, ValidateDataStructure, JoinIdenticalVertices.
+  public static var postProcessFlags: UInt32 { UInt32(arsim_model_postprocess_flags()) }
+
+  /// Reads a `.gltf` (2.0), `.glb` (2.0) or `.obj` file through Assimp in a child process.
+  ///
+  /// Before Assimp sees the file it is read as any input (a regular file of at most
+  /// `EnvironmentLimits.fileBytes`) and its kind checked: a `.glb` starts with `glTF` and
+  /// version 2, a `.gltf` is JSON whose `asset.version` is 2.x, an `.obj` is text (no NUL
+  /// byte). Assimp then parses it in a forked child (`CModelReader`), so a crash or hang in the
+  /// parser ends the child, not the replay.
+  /// - Throws: `InputError` `.missingInput` (66) for a missing or unreadable file, `.badData`
+  ///   (65) naming the file for anything else: another format, Assimp's reason (quoted, at
+  ///   most 120 characters), a crashed or stopped reader, more than `maximumTriangles`.
+  public static func read(path: String, maximumTriangles: Int = EnvironmentLimits.triangles)
+    throws -> ModelFile
+  {
+    let bytes = try FileIO.read(path, maximumBytes: EnvironmentLimits.fileBytes)
+    try checkKind(path: path, bytes: bytes)
+    var blob: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    var message = [CChar](repeating: 0, count: 512)
+    let status = arsim_model_read(
+      path, UInt64(maximumTriangles), UInt64(EnvironmentLimits.fileBytes),
+      EnvironmentLimits.readerSeconds, &blob, &size, &message, message.count)
+    defer { free(blob) }
+    let reason = String(
+      decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    func fail(_ text: String) -> InputError {
+      InputError(.badData, InputLocation(file: path), text)
+    }
+    switch status {
+    case ARSIM_MODEL_OK:
+      break
+    case ARSIM_MODEL_REFUSED:
+      throw fail("Assimp cannot read the model: " + InputText.quoted(reason, limit: 120))
+    case ARSIM_MODEL_TOO_LARGE:
+      throw fail(
+        "the model has more than \(maximumTriangles) triangles after triangulation (the limit)")
+    case ARSIM_MODEL_TIMED_OUT, ARSIM_MODEL_CRASHED:
+      throw fail("Assimp failed on the model: " + reason)
+    default:
+      throw InputError(
+        .missingInput, InputLocation(file: path), "cannot run the model reader: " + reason)
+    }
+    guard let blob else { throw fail("the model reader returned nothing") }
+    var reader = BlobReader(UnsafeBufferPointer(start: blob, count: size))
+    do {
+      return try reader.model(path: path)
+    } catch {
+      throw fail("the model reader's result is malformed")
+    }
+  }
+
+  /// Refuses files that are not glTF 2.0 or OBJ, before Assimp picks an importer.
+  static func checkKind(path: String, bytes: [UInt8]) throws {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    let kind =
+      name.split(separator: ".").count > 1
+      ? name.split(separator: ".").last.map { $0.lowercased() } ?? "" : ""
+    func fail(_ text: String) -> InputError {
+      InputError(.badData, InputLocation(file: path), text)
+    }
+    switch kind {
+    case "glb":
+      guard bytes.count >= 12, bytes[0..<4].elementsEqual("glTF".utf8) else {
+        throw fail("not a binary glTF file (no 'glTF' header)")
+      }
+      let version =
+        UInt32(bytes[4]) | UInt32(bytes[5]) << 8 | UInt32(bytes[6]) << 16
+        | UInt32(bytes[7]) << 24
+      guard version == 2 else { throw fail("binary glTF version \(version); only 2 is read") }
+    case "gltf":
+      guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+      else { throw fail("not a glTF file (not a JSON object)") }
+      let version = (object["asset"] as? [String: Any])?["version"] as? String
+      guard let version, version.hasPrefix("2.") || version == "2" else {
+        throw fail(
+          "glTF asset.version \(InputText.quoted(version ?? "missing", limit: 20)); only 2.x is read"
+        )
+      }
+    case "obj":
+      guard !bytes.contains(0) else { throw fail("not a Wavefront OBJ text file (NUL bytes)") }
+    default:
+      throw fail("models must be .gltf, .glb (glTF 2.0) or .obj (Wavefront) files")
+    }
+  }
+}
+
+/// Bounds-checked reads of the child's blob (layout in CModelReader.h).
+struct BlobReader {
+  struct Malformed: Error {}
+  let bytes: UnsafeBufferPointer<UInt8>
+  var offset = 0
+
+  init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  mutating func take(_ count: Int) throws -> UnsafeBufferPointer<UInt8> {
+    guard count >= 0, count <= bytes.count - offset else { throw Malformed() }
+    defer { offset += count }
+    return UnsafeBufferPointer(rebasing: bytes[offset..<(offset + count)])
+  }
+  mutating func u32() throws -> UInt32 {
+    let b = try take(4)
+    return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+  }
+  mutating func f32() throws -> Float { Float(bitPattern: try u32()) }
+  mutating func count(elementBytes: Int) throws -> Int {
+    let n = Int(try u32())
+    guard n <= (bytes.count - offset) / max(1, elementBytes) else { throw Malformed() }
+    return n
+  }
+  mutating func string() throws -> String {
+    String(decoding: try take(Int(try u32())), as: UTF8.self)
+  }
+  mutating func floats(_ n: Int) throws -> [Float] {
+    let raw = try take(n * 4)
+    return [Float](unsafeUninitializedCapacity: n) { buffer, initialized in
+      UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(raw))
+      initialized = n
+    }
+  }
+
+  mutating func model(path: String) throws -> ModelFile {
+    guard try take(4).elementsEqual("ARSM".utf8), try u32() == 1 else { throw Malformed() }
+    var extra: [String] = []
+    for _ in 0..<(try count(elementBytes: 4)) { extra.append(try string()) }
+    var materials: [ModelFile.Material] = []
+    for _ in 0..<(try count(elementBytes: 36)) {
+      let color = SIMD4(try f32(), try f32(), try f32(), try f32())
+      let wrapU = try u32()
+      let wrapV = try u32()
+      let kind = try u32()
+      let width = Int(try u32())
+      let height = Int(try u32())
+      let data = Array(try take(Int(try u32())))
+      var texture: ModelFile.TextureSource?
+      switch kind {
+      case 1: texture = .path(String(decoding: data, as: UTF8.self))
+      case 2: texture = .encoded(data)
+      case 3:
+        guard width > 0, height > 0,
+          width.multipliedReportingOverflow(by: height * 4).partialValue == data.count
+        else { throw Malformed() }
+        texture = .texels(width: width, height: height, pixels: data)
+      default: texture = nil
+      }
+      materials.append(
+        ModelFile.Material(baseColor: color, wrapU: wrapU, wrapV: wrapV, texture: texture))
+    }
+    var meshes: [ModelFile.Mesh] = []
+    for _ in 0..<(try count(elementBytes: 20)) {
+      let name = try string()
+      let material = Int(try u32())
+      let hasUVs = try u32() != 0
+      let vertices = try count(elementBytes: 12)
+      let triangles = try count(elementBytes: 12)
+      let p = try floats(3 * vertices)
+      let positions = (0..<vertices).map { SIMD3(p[3 * $0], p[3 * $0 + 1], p[3 * $0 + 2]) }
+      var uvs: [SIMD2<Float>]?
+      if hasUVs {
+        let t = try floats(2 * vertices)
+        uvs = (0..<vertices).map { SIMD2(t[2 * $0], t[2 * $0 + 1]) }
+      }
+      let raw = try take(12 * triangles)
+      var indices = [UInt32](repeating: 0, count: 3 * triangles)
+      indices.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(raw)) }
+      guard material < max(1, materials.count), indices.allSatisfy({ Int($0) < vertices }) else {
+        throw Malformed()
+      }
+      meshes.append(
+        ModelFile.Mesh(
+          name: name, material: material, positions: positions, uvs: uvs, indices: indices))
+    }
+    return ModelFile(path: path, extraFiles: extra, materials: materials, meshes: meshes)
+  }
+}

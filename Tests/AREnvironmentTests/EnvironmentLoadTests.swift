@@ -1,0 +1,141 @@
+import ARRender
+import ARRenderCore
+import ARSession
+import ARSupport
+import Foundation
+import Testing
+
+@testable import AREnvironment
+
+@Suite("Environment section loading")
+struct EnvironmentLoadTests {
+  func load(_ spec: String, in folder: EnvironmentFixture) throws -> Environment {
+    let decoded = try JSONDecoder().decode(EnvironmentSpec.self, from: Data(spec.utf8))
+    return try Environment.load(
+      decoded, section: SceneSection(sceneFilePath: folder.directory + "/scene.json"))
+  }
+
+  func failure(_ body: () throws -> Void) -> InputError? {
+    do { try body() } catch let error as InputError { return error } catch {
+      Issue.record("unexpected \(error)")
+    }
+    return nil
+  }
+
+  @Test("A model placed in the world: node transform, unit and up axis applied to its corners")
+  func placement() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    try folder.copy("cube.obj")
+    let environment = try load(
+      #"{"models": [{"path": "cube.obj", "position": [1, 2, 3], "unit": "cm", "scale": 10, "up": "z"}]}"#,
+      in: folder)
+    #expect(environment.geometry.triangleCount == 12)
+    #expect(environment.inputPaths == [folder.directory + "/cube.obj"])
+    // ±0.5 cm × 10 = ±5 cm around (1, 2, 3).
+    let xs = environment.geometry.positions.map(\.x)
+    let ys = environment.geometry.positions.map(\.y)
+    #expect(abs(xs.min()! - 0.95) < 1e-12 && abs(xs.max()! - 1.05) < 1e-12)
+    #expect(abs(ys.min()! - 1.95) < 1e-12 && abs(ys.max()! - 2.05) < 1e-12)
+    #expect(environment.warnings.isEmpty)
+  }
+
+  @Test(
+    "Huge and degenerate triangles are dropped with warnings; a textured mesh without uvs warns")
+  func warnings() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    let image = try Image(width: 2, height: 2, fill: (200, 100, 50, 255)).pngData()
+    try folder.write("tex.png", image)
+    try folder.write("room.mtl", "newmtl wood\nKd 1 1 1\nmap_Kd tex.png\n")
+    try folder.write(
+      "room.obj",
+      """
+      mtllib room.mtl
+      usemtl wood
+      v 0 0 0
+      v 1 0 0
+      v 0 1 0
+      v 2 0 0
+      v 1e30 0 0
+      v 0 5 0
+      f 1 2 3
+      f 1 2 4
+      f 1 5 6
+      """)
+    let environment = try load(#"{"models": [{"path": "room.obj"}]}"#, in: folder)
+    #expect(environment.geometry.triangleCount == 1)
+    let text = environment.warnings.joined(separator: "\n")
+    #expect(text.contains("1 degenerate (zero-area) triangle(s) dropped"), "\(text)")
+    #expect(
+      text.contains("1 triangle(s) with non-finite corners or corners beyond 100 km"), "\(text)")
+    #expect(text.contains("has a texture but no texture coordinates"), "\(text)")
+    #expect(environment.inputPaths.contains(folder.directory + "/room.mtl"))
+    // Drawn in the base colour: the twin material has no texture.
+    let material = environment.geometry.materials[Int(environment.geometry.materialIndices[0])]
+    #expect(material.texture == nil)
+  }
+
+  @Test("A primitive with a texture: repeats scale the uvs; the PNG is an input")
+  func primitive() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    try folder.write("t.png", try Image(width: 4, height: 2).pngData())
+    let environment = try load(
+      #"{"primitives": [{"plane": {"width": 2, "height": 1}, "position": [0, 1, -2], "material": {"texture": "t.png", "repeats": [4, 2], "wrap": "clamp"}}], "occlusion": true}"#,
+      in: folder)
+    #expect(environment.geometry.triangleCount == 2)
+    #expect(environment.geometry.occludes)
+    #expect(environment.geometry.uvs.map(\.x).max() == 4)
+    #expect(environment.geometry.uvs.map(\.y).max() == 2)
+    #expect(environment.geometry.materials[0].texture?.wrapU == .clamp)
+    #expect(environment.geometry.materials[0].texture?.levels.map(\.width) == [4, 2, 1])
+    #expect(environment.inputPaths == [folder.directory + "/t.png"])
+  }
+
+  @Test("Bad sections and files: 65/66 naming the field or file")
+  func badInput() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    let both = failure {
+      _ = try load(
+        #"{"primitives": [{"box": {"width": 1, "height": 1, "length": 1}, "plane": {"width": 1, "height": 1}}]}"#,
+        in: folder)
+    }
+    #expect(both?.location.field == "environment.primitives[0]")
+    let position = failure {
+      _ = try load(#"{"models": [{"path": "a.obj", "position": [1, 2]}]}"#, in: folder)
+    }
+    #expect(position?.location.field == "environment.models[0].position")
+    let missing = failure { _ = try load(#"{"models": [{"path": "none.glb"}]}"#, in: folder) }
+    #expect(missing?.kind == .missingInput)
+    #expect(missing?.location.file == folder.directory + "/none.glb")
+    let lighting = failure { _ = try load(#"{"lighting": "sun"}"#, in: folder) }
+    #expect(lighting?.location.field == "environment.lighting")
+    // A PNG whose header says 9000 × 10: refused before decoding, the limit named.
+    var header: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+    header += Array("IHDR".utf8) + [0, 0, 0x23, 0x28, 0, 0, 0, 10, 8, 6, 0, 0, 0]
+    try folder.write("big.png", header)
+    let big = failure {
+      _ = try load(
+        #"{"primitives": [{"plane": {"width": 1, "height": 1}, "material": {"texture": "big.png"}}]}"#,
+        in: folder)
+    }
+    #expect(big?.reason.contains("over the limit of 8192") == true, "\(String(describing: big))")
+    try folder.write("photo.png", [0xFF, 0xD8, 0xFF, 0xE0, 0, 0])
+    let jpeg = failure {
+      _ = try load(
+        #"{"primitives": [{"plane": {"width": 1, "height": 1}, "material": {"texture": "photo.png"}}]}"#,
+        in: folder)
+    }
+    #expect(jpeg?.reason.contains("JPEG") == true)
+    try folder.write("cut.png", Array(try Image(width: 8, height: 8).pngData().prefix(40)))
+    let cut = failure {
+      _ = try load(
+        #"{"primitives": [{"plane": {"width": 1, "height": 1}, "material": {"texture": "cut.png"}}]}"#,
+        in: folder)
+    }
+    #expect(cut?.kind == .badData)
+    #expect(cut?.location.file == folder.directory + "/cut.png")
+  }
+}

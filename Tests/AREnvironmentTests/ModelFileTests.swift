@@ -1,0 +1,146 @@
+import ARSupport
+import Foundation
+import Testing
+
+@testable import AREnvironment
+
+@Suite("Model files through Assimp")
+struct ModelFileTests {
+  let fixtures = EnvironmentFixture.fixtures
+
+  @Test(
+    "BoxTextured.gltf: the 36 indices of its accessor 0 give 12 triangles, 24 vertices with uvs")
+  func gltfCounts() throws {
+    let model = try ModelFile.read(path: fixtures + "/BoxTextured.gltf")
+    #expect(model.triangleCount == 12)
+    #expect(model.meshes.count == 1)
+    #expect(model.meshes[0].positions.count == 24)
+    #expect(model.meshes[0].uvs?.count == 24)
+    #expect(model.extraFiles == [fixtures + "/BoxTextured0.bin"])
+    guard case .path(let texture) = model.materials[model.meshes[0].material].texture else {
+      Issue.record("no texture path")
+      return
+    }
+    #expect(texture == "CesiumLogoFlat.png")
+    // The file's sampler: wrapS MIRRORED_REPEAT, wrapT CLAMP_TO_EDGE (Assimp 2 and 1).
+    #expect(model.materials[model.meshes[0].material].wrapU == 2)
+    #expect(model.materials[model.meshes[0].material].wrapV == 1)
+    // The cube's corners are at ±0.5 (the file's accessor 2 min/max).
+    let xs = model.meshes[0].positions.map(\.x)
+    #expect(xs.min() == -0.5 && xs.max() == 0.5)
+  }
+
+  @Test("BoxTextured.glb: the same 12 triangles, the texture embedded as PNG bytes")
+  func glbCounts() throws {
+    let model = try ModelFile.read(path: fixtures + "/BoxTextured.glb")
+    #expect(model.triangleCount == 12)
+    #expect(model.extraFiles.isEmpty)
+    guard case .encoded(let bytes) = model.materials[model.meshes[0].material].texture else {
+      Issue.record("no embedded texture")
+      return
+    }
+    #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+  }
+
+  @Test("cube.obj: six quads triangulate to 12 triangles; no texture coordinates")
+  func objCounts() throws {
+    let model = try ModelFile.read(path: fixtures + "/cube.obj")
+    #expect(model.triangleCount == 12)
+    #expect(model.meshes.allSatisfy { $0.uvs == nil })
+  }
+
+  func badData(_ body: () throws -> Void) -> InputError? {
+    do {
+      try body()
+    } catch let error as InputError {
+      return error
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+    return nil
+  }
+
+  @Test("A missing model is .missingInput (66) naming it")
+  func missing() throws {
+    let error = badData { _ = try ModelFile.read(path: "/nonexistent/room.glb") }
+    #expect(error?.kind == .missingInput)
+    #expect(error?.location.file == "/nonexistent/room.glb")
+  }
+
+  @Test("A truncated .glb is .badData naming the file with Assimp's reason")
+  func truncatedGLB() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    let bytes = try FileIO.read(fixtures + "/BoxTextured.glb")
+    let path = try folder.write("cut.glb", Array(bytes.prefix(bytes.count / 2)))
+    let error = badData { _ = try ModelFile.read(path: path) }
+    #expect(error?.kind == .badData)
+    #expect(error?.location.file == path)
+    #expect(
+      error?.reason.hasPrefix("Assimp cannot read the model: ") == true,
+      "\(String(describing: error))")
+    #expect((error?.reason.count ?? 0) < 200)
+  }
+
+  @Test("Other formats, glTF 1.0 and binary files named .obj are refused before Assimp")
+  func otherKinds() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    let fbx = try folder.write("room.fbx", "Kaydara FBX Binary")
+    #expect(badData { _ = try ModelFile.read(path: fbx) }?.reason.contains(".gltf, .glb") == true)
+    let old = try folder.write("old.gltf", #"{"asset": {"version": "1.0"}}"#)
+    #expect(badData { _ = try ModelFile.read(path: old) }?.reason.contains("only 2.x") == true)
+    let binary = try folder.write("b.obj", [0x76, 0x20, 0, 0, 1])
+    #expect(badData { _ = try ModelFile.read(path: binary) }?.reason.contains("NUL") == true)
+    let notJSON = try folder.write("x.gltf", "v 1 2 3")
+    #expect(badData { _ = try ModelFile.read(path: notJSON) }?.kind == .badData)
+  }
+
+  @Test("A glTF buffer outside the model's folder is not opened: the import fails")
+  func bufferOutsideFolder() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.directory + "/model", withIntermediateDirectories: true)
+    try folder.copy("BoxTextured0.bin")
+    var text = try String(contentsOfFile: fixtures + "/BoxTextured.gltf", encoding: .utf8)
+    text = text.replacingOccurrences(of: "\"BoxTextured0.bin\"", with: "\"../BoxTextured0.bin\"")
+    let path = try folder.write("model/BoxTextured.gltf", text)
+    let error = badData { _ = try ModelFile.read(path: path) }
+    #expect(error?.kind == .badData)
+    #expect(error?.location.file == path)
+    // The same file next to its buffer reads.
+    try folder.copy("BoxTextured.gltf")
+    #expect(try ModelFile.read(path: folder.directory + "/BoxTextured.gltf").triangleCount == 12)
+  }
+
+  @Test("Over the triangle limit: refused with the limit named")
+  func overLimit() throws {
+    let error = badData {
+      _ = try ModelFile.read(path: fixtures + "/BoxTextured.glb", maximumTriangles: 11)
+    }
+    #expect(error?.reason.contains("more than 11 triangles") == true)
+  }
+
+  @Test("Garbage bytes in a .glb after a valid header never crash the replay")
+  func garbageGLB() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    var generator = SystemRandomNumberGenerator()
+    let original = try FileIO.read(fixtures + "/BoxTextured.glb")
+    for round in 0..<8 {
+      var bytes = original
+      for _ in 0..<64 {
+        bytes[Int.random(in: 12..<bytes.count, using: &generator)] = UInt8.random(
+          in: 0...255, using: &generator)
+      }
+      let path = try folder.write("g\(round).glb", bytes)
+      do {
+        _ = try ModelFile.read(path: path)
+      } catch let error as InputError {
+        #expect(error.kind == .badData)
+        #expect(error.location.file == path)
+      }
+    }
+  }
+}
