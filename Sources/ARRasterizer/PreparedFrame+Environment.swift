@@ -65,9 +65,9 @@ extension PreparedFrame {
   /// t = h / (n·d); its screen derivatives are ∂X/∂u = t·(∂d/∂u − d·(n·∂d/∂u)/(n·d)) (and the
   /// same for v), ∂d/∂u = (1/fx, 0, 0), ∂d/∂v = (0, −1/fy, 0); times the uv gradients and the
   /// sample spacing 1/N they give the texel footprint of one sample, exactly.
-  func environmentColor(
-    triangle: TrianglePrimitive, material: ShadingMaterial, direction d: SIMD3<Double>,
-    view: SIMD3<Double>
+  @inline(__always) func environmentColor(
+    triangle: TrianglePrimitive, material: ShadingMaterial, texture: TextureView,
+    direction d: SIMD3<Double>
   ) -> SIMD3<Double> {
     let n = triangle.planeNormal
     let nd = (n * d).sum()
@@ -80,11 +80,34 @@ extension PreparedFrame {
     let xv = (dv - d * ((n * dv).sum() / nd)) * (t * sampleSpacing)
     let uvPerU = SIMD2((triangle.gradientU * xu).sum(), (triangle.gradientV * xu).sum())
     let uvPerV = SIMD2((triangle.gradientU * xv).sum(), (triangle.gradientV * xv).sum())
-    let texel = mipTextures[material.mipTextureIndex].sample(
-      uv: uv, footprintU: uvPerU, footprintV: uvPerV)
+    let texel = texture.sample(uv: uv, footprintU: uvPerU, footprintV: uvPerV)
+    let base = material.diffuse * texel
+    guard material.lightingModel != .constant else {
+      return base.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+    }
     var lit = material
-    lit.diffuse = material.diffuse * texel
+    lit.diffuse = base
+    let view = -d / (d * d).sum().squareRoot()
     return lights.shade(lit, texture: nil, normal: triangle.shadingNormal, view: view, uv: .zero)
+  }
+
+  /// Shades the samples `start ..< end` of sample row sy (`rowBase` its first sample), all
+  /// showing environment triangle `index` whose material has a mip-mapped texture: the
+  /// triangle, material and texture looked up once for the run.
+  func shadeEnvironmentRun(
+    triangle index: Int, grid: SampleGrid, v: Double, range: Range<Int>, rowBase: Int,
+    into buffers: SampleBuffers
+  ) {
+    let triangle = triangles[index]
+    let material = materials[triangleMaterials[index]]
+    mipTextures[material.mipTextureIndex].withView { texture in
+      for j in range {
+        let d = direction(u: grid.u(j - rowBase), v: v)
+        let color = environmentColor(
+          triangle: triangle, material: material, texture: texture, direction: d)
+        buffers.setColor(j, SIMD3<Float>(color))
+      }
+    }
   }
 }
 

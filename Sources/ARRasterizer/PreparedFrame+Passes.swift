@@ -180,6 +180,12 @@ extension PreparedFrame {
             rowBase: rowBase, into: buffers)
         } else if let uniform = uniformColor(id: id, sphereCount: sphereCount) {
           buffers.fill(i..<end, with: SIMD3<Float>(uniform))
+        } else if id >= sphereCount,
+          materials[triangleMaterials[Int(id - sphereCount)]].mipTextureIndex >= 0
+        {
+          shadeEnvironmentRun(
+            triangle: Int(id - sphereCount), grid: grid, v: v, range: i..<end, rowBase: rowBase,
+            into: buffers)
         } else {
           for j in i..<end {
             let color = shade(
@@ -447,8 +453,9 @@ extension PreparedFrame {
     let triangle = triangles[index]
     let material = materials[materialIndex]
     if material.mipTextureIndex >= 0 {
-      return environmentColor(
-        triangle: triangle, material: material, direction: d, view: view)
+      return mipTextures[material.mipTextureIndex].withView { texture in
+        environmentColor(triangle: triangle, material: material, texture: texture, direction: d)
+      }
     }
     guard material.textureIndex >= 0 else {
       return lights.shade(

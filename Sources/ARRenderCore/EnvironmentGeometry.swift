@@ -23,6 +23,10 @@ public struct MipmappedTexture: Hashable, Sendable {
   /// Wrap along u (texture x) and v (texture y).
   public var wrapU: TextureWrap
   public var wrapV: TextureWrap
+  /// The levels' RGBA8 texels in one array, level 0 first (what the shading loop reads by
+  /// pointer), and per level its width, height and byte offset into `texels`.
+  public let texels: [UInt8]
+  public let layout: [SIMD3<Int>]
 
   /// Builds the chain of `base`.
   /// - Complexity: O(texels) (the chain adds a third).
@@ -57,6 +61,12 @@ public struct MipmappedTexture: Hashable, Sendable {
       current = next
     }
     self.levels = levels
+    texels = levels.flatMap(\.pixels)
+    var offset = 0
+    layout = levels.map { level in
+      defer { offset += level.pixels.count }
+      return SIMD3(level.width, level.height, offset)
+    }
     self.wrapU = wrapU
     self.wrapV = wrapV
   }
