@@ -106,4 +106,14 @@ import Testing
   func tumDeskCircleSurface() throws {
     try check("tum-desk-circle-surface", width: 192, height: 144, frames: [125, 140])
   }
+
+  @Test("tum-desk-circle-surface-room: the circle lying on the room's textured desk")
+  func tumDeskCircleSurfaceRoom() throws {
+    try check("tum-desk-circle-surface-room", width: 192, height: 144, frames: [125])
+  }
+
+  @Test("tum-measure-room: the measuring bar on the room's desk top")
+  func tumMeasureRoom() throws {
+    try check("tum-measure-room", width: 192, height: 144, frames: [200])
+  }
 }
