@@ -272,7 +272,10 @@ if Context.environment["ARSIM_FUZZ"] != nil {
   package.targets.append(
     .executableTarget(
       name: "ARSimFuzz",
-      dependencies: ["ARSimCLI", "ARRemoteAssist", "ARCollaboration", "ARCameraImages", "ARLive"],
+      dependencies: [
+        "ARSimCLI", "ARRemoteAssist", "ARCollaboration", "ARCameraImages", "ARLive",
+        "AREnvironment",
+      ],
       path: "Fuzz/ARSimFuzz",
       swiftSettings: cxxInterop))
 }

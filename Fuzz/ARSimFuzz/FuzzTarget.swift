@@ -1,5 +1,6 @@
 import ARCameraImages
 import ARCollaboration
+import AREnvironment
 import ARFormats
 import ARRemoteAssist
 import ARRender
@@ -17,7 +18,7 @@ import Foundation
 /// `ARSIM_FUZZ_TARGET` picks the reader (see `FuzzTarget`).
 enum FuzzTarget: String, CaseIterable {
   case scene, tum, arkit, kitti, euroc, arkitscenes, arcore, jsontrack, strokes, quickdraw, y4m,
-    png, message, rtm, imagelist, wire, strokeport
+    png, message, rtm, imagelist, wire, strokeport, environment, model
 
   /// The reader named by `ARSIM_FUZZ_TARGET` (default `scene`).
   static let current: FuzzTarget = {
@@ -39,6 +40,13 @@ enum FuzzTarget: String, CaseIterable {
       contents: Data("0 0 0 0 0 0 0 1\n1 0 0 0.1 0 0 0 1\n2 0 0 0.2 0 0 0 1\n".utf8))
     _ = FileManager.default.createFile(
       atPath: path + "/s.jsonl", contents: Data("{\"t\":0,\"data\":\"touch-start\"}\n".utf8))
+    // For `environment`: a model and a texture the fuzzed section may name.
+    _ = FileManager.default.createFile(
+      atPath: path + "/cube.obj",
+      contents: Data("v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\nf 1/1 2/2 3/3\n".utf8))
+    if let png = try? Image(width: 3, height: 2).pngData() {
+      _ = FileManager.default.createFile(atPath: path + "/t.png", contents: Data(png))
+    }
     return path
   }()
 
@@ -89,6 +97,18 @@ enum FuzzTarget: String, CaseIterable {
       for mode in RemoteAssistMode.allCases {
         _ = RemoteAssistMessage.classify(text, mode: mode)
       }
+    case .environment:
+      // The section on its own (decoding and every check), then through a whole scene.
+      if let spec = try? JSONDecoder().decode(EnvironmentSpec.self, from: Data(bytes)) {
+        _ = try? Environment.load(
+          spec, section: SceneSection(sceneFilePath: Self.folder + "/e.json"))
+      }
+    case .model:
+      // The first byte picks the kind; the rest is the file (ModelFile's checks, Assimp in the
+      // child, the result's reader).
+      guard let kind = bytes.first else { return }
+      let name = ["m.glb", "m.gltf", "m.obj"][Int(kind) % 3]
+      _ = try? ModelFile.read(path: Self.file(name, Array(bytes.dropFirst())))
     case .rtm:
       // A recorded RTM log, and each payload through the app's three payload types.
       let log = RTMMessageLog.parse(bytes, file: "fuzz")
