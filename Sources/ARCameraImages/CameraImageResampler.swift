@@ -86,8 +86,8 @@ public struct CameraImageResampler: Sendable {
       out.withUnsafeMutableBufferPointer { destination in
         offsets.withUnsafeBufferPointer { offsets in
           fractions.withUnsafeBufferPointer { fractions in
-            let s = source.baseAddress!
-            let d = destination.baseAddress!
+            // Both buffers hold at least one pixel (the sizes are positive by construction).
+            guard let s = source.baseAddress, let d = destination.baseAddress else { return }
             for i in 0..<offsets.count {
               let offset = offsets[i]
               let o = i * 4
@@ -117,7 +117,7 @@ public struct CameraImageResampler: Sendable {
         }
       }
     }
-    // The buffer has width · height · 4 bytes by construction.
-    return Image(width: width, height: height, pixels: out)!
+    // The buffer has width · height · 4 bytes by construction, so the fallback is never taken.
+    return Image(width: width, height: height, pixels: out) ?? image
   }
 }

@@ -29,6 +29,7 @@ public struct CameraImageFailure: Error, Sendable {
 public final class ImageListSource: RecordedImageSource {
   /// The list.
   public let list: CameraImageList
+  /// The entries' times in seconds, in list order.
   public let times: [Double]
 
   /// A source reading the list's files.
@@ -37,9 +38,13 @@ public final class ImageListSource: RecordedImageSource {
     times = list.entries.map(\.time)
   }
 
+  /// The entry's file path.
   public func name(of index: Int) -> String { list.entries[index].path }
+  /// The entry's line in the list file.
   public func line(of index: Int) -> Int? { list.entries[index].line }
 
+  /// Decodes the entry's file.
+  /// - Throws: `CameraImageFailure` when it cannot be read or decoded.
   public func image(at index: Int) throws -> Image {
     do {
       return try CameraImageDecoder.decode(contentsOf: list.entries[index].path)
@@ -48,5 +53,6 @@ public final class ImageListSource: RecordedImageSource {
     }
   }
 
+  /// Nothing to end: files are read on demand.
   public func finish() throws {}
 }

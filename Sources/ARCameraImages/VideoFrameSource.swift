@@ -29,6 +29,7 @@ public enum CameraVideoError: Error, Hashable, Sendable, CustomStringConvertible
 /// describes). Times count from the first frame (its time is 0). Every wait is bounded
 /// (`ChildProcess.readTimeoutSeconds`, 60 s).
 public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
+  /// Presentation times in seconds (ffprobe's), one per frame.
   public let times: [Double]
   /// The video file.
   public let path: String
@@ -113,7 +114,9 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
     }
   }
 
+  /// `video.mp4 frame N`.
   public func name(of index: Int) -> String { "\(path) frame \(index)" }
+  /// A video's frames have no input line.
   public func line(of index: Int) -> Int? { nil }
 
   /// Decodes up to frame `index` (frames before it are read and dropped).
@@ -140,7 +143,11 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
       nextFrame += 1
       if nextFrame - 1 == index {
         // The buffer has width · height · 4 bytes, checked above.
-        return Image(width: width, height: height, pixels: bytes)!
+        guard let image = Image(width: width, height: height, pixels: bytes) else {
+          throw CameraVideoError.failed(
+            video: path, reason: "frame \(index) is not \(width)×\(height) RGBA", lastLines: [])
+        }
+        return image
       }
     }
   }

@@ -46,14 +46,19 @@ public struct EnvironmentSpec: Decodable, Sendable {
 
   /// Box extents, metres.
   public struct BoxSpec: Decodable, Sendable {
+    /// Along local x.
     public var width: Double
+    /// Along local y.
     public var height: Double
+    /// Along local z.
     public var length: Double
   }
 
   /// Plane extents, metres.
   public struct PlaneSpec: Decodable, Sendable {
+    /// Along local x.
     public var width: Double
+    /// Along local y (the plane faces +z, as SCNPlane).
     public var height: Double
   }
 

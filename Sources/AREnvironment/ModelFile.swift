@@ -32,9 +32,13 @@ public struct ModelFile: Sendable {
   /// A material: base colour (glTF `baseColorFactor`, OBJ `Kd`), optional texture and the
   /// texture's wrap modes (Assimp's `aiTextureMapMode`: 0 wrap, 1 clamp, 2 mirror, 3 decal).
   public struct Material: Sendable {
+    /// RGBA, 0…1, as the file gives it.
     public var baseColor: SIMD4<Float>
+    /// Wrap mode along u, as Assimp's `aiTextureMapMode`.
     public var wrapU: UInt32
+    /// Wrap mode along v, as Assimp's `aiTextureMapMode`.
     public var wrapV: UInt32
+    /// The base-colour texture, if the material has one.
     public var texture: TextureSource?
   }
 
@@ -42,7 +46,9 @@ public struct ModelFile: Sendable {
   public var path: String
   /// Files besides `path` the importer opened (glTF buffers, OBJ material libraries).
   public var extraFiles: [String]
+  /// The materials, indexed by each mesh's material index.
   public var materials: [Material]
+  /// The meshes, triangulated, in the file's own units and axes.
   public var meshes: [Mesh]
 
   /// Triangles of all meshes.

@@ -20,12 +20,15 @@ public enum TextureWrap: String, Hashable, Sendable, CaseIterable {
 public struct MipmappedTexture: Hashable, Sendable {
   /// The levels, largest first; never empty.
   public let levels: [Texture]
-  /// Wrap along u (texture x) and v (texture y).
+  /// Wrap along u (texture x).
   public var wrapU: TextureWrap
+  /// Wrap along v (texture y).
   public var wrapV: TextureWrap
   /// The levels' RGBA8 texels in one array, level 0 first (what the shading loop reads by
   /// pointer), and per level its width, height and byte offset into `texels`.
   public let texels: [UInt8]
+  /// Per level (largest first): its width and height in texels and its byte offset into
+  /// `texels`.
   public let layout: [SIMD3<Int>]
 
   /// Builds the chain of `base`.

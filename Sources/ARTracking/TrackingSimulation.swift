@@ -26,10 +26,12 @@ public struct TrackingEvent: Hashable, Sendable {
     self.fields = fields
   }
 
+  /// Equal names and fields (in order).
   public static func == (a: TrackingEvent, b: TrackingEvent) -> Bool {
     a.name == b.name && JSONValue.object(a.fields) == JSONValue.object(b.fields)
   }
 
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(name)
     hasher.combine(JSONValue.object(fields))
@@ -169,7 +171,13 @@ public final class TrackingSimulation {
     errors.append(stepError)
 
     var frame: TrackedFrame
-    if delivery == .delivered {
+    // Tick 0 always delivers, so every later tick has a last frame to keep.
+    if let last, delivery != .delivered {
+      frame = last
+      frame.delivery = delivery
+      if delivery == .dropped { events.append(TrackingEvent("camera-frame-dropped")) }
+      if interruption == nil { updateRulesWithoutFrame(now: now) }
+    } else {
       let captureTime = min(max(t + jitter, 0), lastTime)
       let truth = try trueCamera(captureTime)
       var estimate = truth
@@ -178,11 +186,6 @@ public final class TrackingSimulation {
         trueCamera: truth, camera: estimate, state: nil, delivery: .delivered,
         captureTime: captureTime, deliveredTick: tick, events: [])
       updateRules(now: now, truth: truth, captureTime: captureTime, featurePointsInView)
-    } else {
-      frame = last!  // tick 0 always delivers
-      frame.delivery = delivery
-      if delivery == .dropped { events.append(TrackingEvent("camera-frame-dropped")) }
-      if interruption == nil { updateRulesWithoutFrame(now: now) }
     }
 
     // State: rules, then recorded, then keyframes.

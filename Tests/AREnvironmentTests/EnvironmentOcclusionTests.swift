@@ -25,10 +25,14 @@ struct EnvironmentOcclusionTests {
     let positions = [
       corner(-3, 3), corner(-3, -3), corner(3, -3), corner(-3, 3), corner(3, -3), corner(3, 3),
     ]
-    return EnvironmentGeometry(
-      positions: positions, uvs: [SIMD2<Double>](repeating: .zero, count: 6),
-      materialIndices: [0, 0],
-      materials: [EnvironmentMaterial(baseColor: Color(red: 0, green: 1, blue: 0))], occludes: true)!
+    guard
+      let geometry = EnvironmentGeometry(
+        positions: positions, uvs: [SIMD2<Double>](repeating: .zero, count: 6),
+        materialIndices: [0, 0],
+        materials: [EnvironmentMaterial(baseColor: Color(red: 0, green: 1, blue: 0))],
+        occludes: true)
+    else { preconditionFailure("two triangles with one material make a geometry") }
+    return geometry
   }()
 
   static func list(occludes: Bool) -> RenderList {

@@ -32,7 +32,10 @@ struct EnvironmentRenderTests {
         pixels += [UInt8(r.rounded()), UInt8(g.rounded()), UInt8(b.rounded()), 255]
       }
     }
-    return Texture(width: 64, height: 64, pixels: pixels)!
+    guard let texture = Texture(width: 64, height: 64, pixels: pixels) else {
+      preconditionFailure("64 × 64 RGBA texels make a texture")
+    }
+    return texture
   }()
 
   /// A box's triangles (the primitive convention: quads TL, BL, BR, TR, uv (0,0) at TL) under
@@ -95,7 +98,7 @@ struct EnvironmentRenderTests {
       let b2 = dot(d, q) / det
       let t = dot(e2, q) / det
       guard b1 >= 0, b2 >= 0, b1 + b2 <= 1, t > 0 else { continue }
-      if best == nil || t < best!.t {
+      if t < best?.t ?? .infinity {
         let uv = uvs[3 * i] * (1 - b1 - b2) + uvs[3 * i + 1] * b1 + uvs[3 * i + 2] * b2
         best = Hit(t: t, triangle: i, uv: uv)
       }

@@ -20,11 +20,13 @@ public struct CameraTrack: Hashable, Sendable {
   /// none of the other formats records one (Documentation/Tracking.md).
   public var trackingStates: [(timeSeconds: Double, state: TrackingState)] = []
 
+  /// Equal poses, format, warnings and recorded tracking states.
   public static func == (a: CameraTrack, b: CameraTrack) -> Bool {
     a.poses == b.poses && a.format == b.format && a.warnings == b.warnings
       && a.trackingStates.elementsEqual(b.trackingStates) { $0 == $1 }
   }
 
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(poses)
     hasher.combine(format)

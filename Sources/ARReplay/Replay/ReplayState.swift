@@ -117,4 +117,3 @@ private struct EstimatedCameraHistory: CameraHistory, @unchecked Sendable {
     tracking.estimatedCamera(at: t, trueCamera: try scene.viewportCamera(at: t))
   }
 }
-

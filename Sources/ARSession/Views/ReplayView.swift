@@ -82,6 +82,7 @@ public protocol MultiViewConfiguration: SessionConfiguration {
 }
 
 extension MultiViewConfiguration {
+  /// The default: every view runs its own simulation (`IndependentViewsRun`).
   public func makeRun(views indices: [Int], sceneViewport: Viewport) -> any MultiViewRun {
     IndependentViewsRun(configuration: self, sceneViewport: sceneViewport)
   }
