@@ -403,6 +403,11 @@ arsim_model_status arsim_model_read(const char *path, uint64_t max_triangles,
     return ARSIM_MODEL_SYSTEM;
   }
   if (pid == 0) {
+    // The child inherits every descriptor the process has open, among them other threads'
+    // output-folder locks (flock follows the open file): keep only standard I/O and the result
+    // file, so a parse never holds another run's folder locked.
+    if (fd > 3) close_range(3, (unsigned)fd - 1, 0);
+    close_range((unsigned)fd + 1, ~0U, 0);
     // Default signal handling, so a fault ends the child with its signal.
     signal(SIGSEGV, SIG_DFL), signal(SIGBUS, SIG_DFL), signal(SIGABRT, SIG_DFL);
     signal(SIGFPE, SIG_DFL), signal(SIGILL, SIG_DFL), signal(SIGPIPE, SIG_IGN);
