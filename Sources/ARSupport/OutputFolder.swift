@@ -209,9 +209,11 @@ public final class OutputFolderLock: @unchecked Sendable {
 
   init(descriptor: Int32) { self.descriptor = descriptor }
 
-  /// Releases the lock (the lock file stays, empty of meaning).
+  /// Releases the lock (the lock file stays, empty of meaning). Unlocks before closing: a child
+  /// forked meanwhile shares the open file until it closes its copy, and `flock` would stay held.
   public func release() {
     guard descriptor >= 0 else { return }
+    flock(descriptor, LOCK_UN)
     close(descriptor)
     descriptor = -1
   }
