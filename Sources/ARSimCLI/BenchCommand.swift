@@ -5,7 +5,7 @@ import ARSession
 import ARSupport
 import Foundation
 
-/// `arsim bench [B1|B2|B3|B4|S1 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
+/// `arsim bench [B1|B2|B3|B4|B5|S1 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
 /// [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--size WxH] [--spheres N]
 /// [--track FILE] [--out DIR] [--participants N]`:
 /// runs the benchmark scenes (Documentation/Performance.md; none named: B1, B2, B3 and S1) and
@@ -37,12 +37,14 @@ enum BenchCommand {
       }
       guard let scene = BenchScene(rawValue: name.uppercased()) else {
         throw UsageError(
-          "unknown benchmark \(InputText.quoted(name)) (B1, B2, B3, B4, S1; or bench live first)"
+          "unknown benchmark \(InputText.quoted(name)) (B1, B2, B3, B4, B5, S1; or bench live first)"
             + didYouMean(name, among: ["live"]))
       }
       scenes.append(scene)
     }
-    if scenes.isEmpty, args.positionals.isEmpty { scenes = BenchScene.allCases }
+    if scenes.isEmpty, args.positionals.isEmpty {
+      scenes = BenchScene.allCases.filter(\.runsByDefault)
+    }
     let participants =
       try args.integer("--participants", in: 2...64) ?? CollaborationBench.defaultParticipants
     if args.value("--participants") != nil, !collaboration {

@@ -25,6 +25,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
   case b2 = "B2"
   /// B1 without output files (raster only).
   case b3 = "B3"
+  /// B1 in front of an environment of 100 484 triangles, 100 374 textured (`environmentMember`).
+  case b5 = "B5"
 
   /// Output width and height in pixels.
   public var size: (width: Int, height: Int) { self == .b2 ? (1280, 720) : (1920, 1440) }
@@ -82,7 +84,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
           {"id": "wall", "position": [\(p.x), \(p.y), \(p.z - 2.5)], "extent": [4, 3],
            "eulerAngles": [1.5707963267948966, 0, 0], "alignment": "vertical",
            "visualization": "translucent"}
-        ]
+        ]\(try environmentMember(origin: SIMD3(p.x, p.y, p.z), folder: folder))
       }
       """
     try FileIO.createDirectory(folder)
