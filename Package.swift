@@ -95,6 +95,9 @@ let package = Package(
     // MARK: Public
     // Located errors, file I/O and JSON text: below formats and rendering alike.
     .target(name: "ARSupport"),
+    // Child processes with bounded waits (ffmpeg, ffprobe): below the video export and camera
+    // images alike. C++ interop for `pipe2` (the C++ importer defines _GNU_SOURCE).
+    .target(name: "ARChildProcess", swiftSettings: cxxInterop),
     .target(
       name: "ARMath", dependencies: ["CGLM"], swiftSettings: cxxInterop,
       linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]),
@@ -129,12 +132,12 @@ let package = Package(
       name: "ARTracking", dependencies: ["ARSupport", "ARMath", "ARScene"],
       swiftSettings: cxxInterop),
     // Recorded camera images (issue 29): image lists, PNG/JPEG decoding, videos through ffmpeg
-    // (ARVideoExport's ChildProcess), the lens, resampling onto the output camera, decoding
-    // ahead of the frame loop.
+    // (ARChildProcess), the lens, resampling onto the output camera, decoding ahead of the
+    // frame loop.
     .target(
       name: "ARCameraImages",
       dependencies: [
-        "ARSupport", "ARScene", "ARRenderCore", "ARRender", "CTurboJPEG", "ARVideoExport",
+        "ARSupport", "ARScene", "ARRenderCore", "ARRender", "CTurboJPEG", "ARChildProcess",
       ],
       swiftSettings: cxxInterop),
     // The session interface apps implement, session kinds, message sources, overlays.
@@ -176,7 +179,8 @@ let package = Package(
     .target(
       name: "ARText", dependencies: ["ARRenderCore", "CFreeType"], swiftSettings: cxxInterop),
     .target(
-      name: "ARVideoExport", dependencies: ["ARRender", "ARSession"], swiftSettings: cxxInterop),
+      name: "ARVideoExport", dependencies: ["ARChildProcess", "ARRender", "ARSession"],
+      swiftSettings: cxxInterop),
     .target(
       name: "ARHeadsUpDisplay", dependencies: ["ARSession", "ARText", "ARRenderCore"],
       swiftSettings: cxxInterop),
@@ -208,7 +212,7 @@ let package = Package(
       name: "ARMediaTests",
       dependencies: [
         "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARRender", "ARReplay",
-        "ARSimCLI", "ARSession", "ARMeasure", "ARSimTesting",
+        "ARSimCLI", "ARSession", "ARMeasure", "ARSimTesting", "ARChildProcess",
       ],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
@@ -237,6 +241,8 @@ let package = Package(
     .testTarget(
       name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSupportTests", dependencies: ["ARSupport"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARChildProcessTests", dependencies: ["ARChildProcess"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSessionTests", dependencies: ["ARSession", "ARMath", "ARSupport"],
       swiftSettings: cxxInterop),

@@ -1,5 +1,5 @@
+import ARChildProcess
 import ARRenderCore
-import ARVideoExport
 import Foundation
 
 /// Why a video's frames could not be decoded. `arsim` exits 69 when a tool is missing and 73

@@ -1,3 +1,4 @@
+import ARChildProcess
 import ARRender
 
 #if canImport(Glibc)

@@ -1,9 +1,9 @@
 import ARCameraImages
+import ARChildProcess
 import ARRender
 import ARReplay
 import ARSession
 import ARSupport
-import ARVideoExport
 import Foundation
 import Testing
 

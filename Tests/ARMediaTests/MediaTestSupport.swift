@@ -1,3 +1,4 @@
+import ARChildProcess
 import ARRender
 import ARVideoExport
 import Foundation

@@ -1,3 +1,4 @@
+import ARChildProcess
 import ARReport
 import ARVideoExport
 import Foundation

@@ -1,4 +1,4 @@
-import ARVideoExport
+import ARChildProcess
 import Foundation
 import Testing
 
