@@ -199,6 +199,11 @@ let package = Package(
       name: "arsim", dependencies: ["ARSimCLI", "CMalloc"], swiftSettings: cxxInterop),
 
     // MARK: Tests
+    // Helpers every test target shares (temporary folders, captured command output, the
+    // fixtures in Tests/__Fixtures__); a plain target, not a product.
+    .target(
+      name: "ARTestSupport", dependencies: ["ARSimCLI", "ARSupport", "ARMath"],
+      path: "Tests/ARTestSupport", swiftSettings: cxxInterop),
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
     .testTarget(
@@ -219,12 +224,35 @@ let package = Package(
       name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer", "CPNGWriter"],
       exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
+    // The frame loop's own tests: the scene file's common part, outputs, plane visuals,
+    // tracking in the loop (apps and formats have their own targets below).
     .testTarget(
       name: "ARReplayTests",
       dependencies: [
-        "ARReplay", "ARSimCLI", "ARFormats", "ARSession", "ARRemoteAssist", "ARMeasure",
-        "ARDisplayer",
-      ], exclude: ["__Fixtures__"],
+        "ARReplay", "ARSimCLI", "ARFormats", "ARSession", "ARRemoteAssist", "ARRender", "ARScene",
+        "ARMath", "ARTracking", "ARSupport", "ARTestSupport",
+      ],
+      swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARFormatsTests",
+      dependencies: ["ARFormats", "ARMath", "ARSupport", "ARTestSupport"],
+      swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARRemoteAssistTests",
+      dependencies: [
+        "ARRemoteAssist", "ARFormats", "ARMath", "ARScene", "ARSession", "ARSupport", "ARRender",
+        "ARReplay", "ARSimCLI", "ARTestSupport",
+      ],
+      swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARMeasureTests",
+      dependencies: ["ARMeasure", "ARMath", "ARScene", "ARSession", "ARSupport"],
+      swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARDisplayerTests",
+      dependencies: [
+        "ARDisplayer", "ARFormats", "ARMath", "ARScene", "ARSession", "ARSupport", "ARTestSupport",
+      ],
       swiftSettings: cxxInterop),
     // A user's own session kind, through the public API only.
     .testTarget(
@@ -236,11 +264,14 @@ let package = Package(
       dependencies: ["ARLive", "ARSimCLI", "ARFormats", "ARSupport", "ARRender"],
       exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARSimCLITests", dependencies: ["ARSimCLI", "ARRender", "ARFormats"],
+      name: "ARSimCLITests",
+      dependencies: ["ARSimCLI", "ARRender", "ARFormats", "ARTestSupport"],
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI"], swiftSettings: cxxInterop),
-    .testTarget(name: "ARSupportTests", dependencies: ["ARSupport"], swiftSettings: cxxInterop),
+    .testTarget(
+      name: "ARSupportTests", dependencies: ["ARSupport", "ARTestSupport"],
+      swiftSettings: cxxInterop),
     .testTarget(
       name: "ARChildProcessTests", dependencies: ["ARChildProcess"], swiftSettings: cxxInterop),
     .testTarget(

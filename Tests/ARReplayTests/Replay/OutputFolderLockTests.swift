@@ -1,7 +1,5 @@
-import ARMath
-import ARRender
-import ARReplay
-import ARSimCLI
+import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -51,11 +49,8 @@ struct OutputFolderLockTests {
   }
 
   func render(_ arguments: [String]) -> (Int32, String) {
-    let captured = LockCaptured()
-    let code = ARSimCLI.run(
-      arguments: ["render"] + arguments,
-      output: CommandOutput(standardOutput: { _ in }, standardError: { captured.append($0) }))
-    return (code, captured.text)
+    let (status, output) = runCommand(["render"] + arguments)
+    return (status, output.standardError)
   }
 
   @Test("a second writer is refused with exit 75 and a clear message; the folder is untouched")
@@ -108,12 +103,4 @@ struct OutputFolderLockTests {
     #expect(fd >= 0)
     #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
   }
-}
-
-/// Standard error collected from any thread.
-private final class LockCaptured: @unchecked Sendable {
-  private let lock = NSLock()
-  private var collected = ""
-  func append(_ s: String) { lock.withLock { collected += s } }
-  var text: String { lock.withLock { collected } }
 }

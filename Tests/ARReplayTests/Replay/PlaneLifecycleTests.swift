@@ -1,9 +1,7 @@
-import ARFormats
 import ARMath
 import ARRender
-import ARReplay
 import ARSimCLI
-import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 

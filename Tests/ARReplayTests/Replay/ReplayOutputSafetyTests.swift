@@ -1,13 +1,10 @@
-import ARDisplayer
 import ARFormats
-import ARMath
-import ARMeasure
 import ARRemoteAssist
 import ARRender
 import ARReplay
-import ARSession
 import ARSimCLI
 import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -31,7 +28,7 @@ struct ReplayOutputSafetyTests {
     try FileManager.default.createDirectory(
       atPath: fixture.directory + "/out", withIntermediateDirectories: true)
     let drawing = try QuickDrawDrawing.read(
-      path: ReplayFixture.fixtures + "/quickdraw/raw_cat_24.ndjson", index: 0)
+      path: Fixtures.path("quickdraw/raw_cat_24.ndjson"), index: 0)
     return (fixture, StrokeLog(messages: HelperSimulation().messages(for: drawing)).jsonLines)
   }
 

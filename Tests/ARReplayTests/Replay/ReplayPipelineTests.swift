@@ -1,20 +1,16 @@
-@testable import ARDisplayer
-@testable import ARFormats
-@testable import ARMeasure
-@testable import ARRemoteAssist
-@testable import ARReplay
 import ARScene
-@testable import ARSession
-@testable import ARSimCLI
-import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
+
+@testable import ARReplay
+@testable import ARSimCLI
 
 @Suite("Replay pipeline")
 struct ReplayPipelineTests {
   /// A small scene on the data-logger fixture track: spheres, a box and a translucent plane.
   func writeScene(in folder: String) throws -> String {
-    let track = TrackFixtures.path("arkit_datalogger_camera_pose.txt")
+    let track = Fixtures.path("tracks/arkit_datalogger_camera_pose.txt")
     let text = """
       {
         "name": "pipeline",
@@ -38,8 +34,9 @@ struct ReplayPipelineTests {
 
   @Test("pipelined encoding writes the same bytes and lines as a sequential run")
   func pipelinedMatchesSequential() throws {
-    let folder = NSTemporaryDirectory() + "arsim-pipeline-\(getpid())"
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("pipeline")
+    defer { temporary.remove() }
+    let folder = temporary.path
     let scene = try ReplayScene.load(path: try writeScene(in: folder), registry: .builtIn)
     var sequential = ReplayOptions(outputDirectory: folder + "/sequential", threads: 1)
     sequential.pipelined = false
@@ -64,8 +61,9 @@ struct ReplayPipelineTests {
 
   @Test("render-only runs write no frames and time every frame")
   func renderOnly() throws {
-    let folder = NSTemporaryDirectory() + "arsim-render-only-\(getpid())"
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("render-only")
+    defer { temporary.remove() }
+    let folder = temporary.path
     let scene = try ReplayScene.load(path: try writeScene(in: folder), registry: .builtIn)
     var options = ReplayOptions(outputDirectory: folder + "/out", threads: 1)
     options.writesFrames = false

@@ -1,13 +1,10 @@
-import ARDisplayer
 import ARFormats
 import ARMath
-import ARMeasure
 import ARRemoteAssist
 import ARReplay
 import ARScene
-import ARSession
 import ARSimCLI
-import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -71,13 +68,13 @@ import Testing
     let fixture = try ReplayFixture()
     defer { fixture.remove() }
     let drawing = try QuickDrawDrawing.read(
-      path: ReplayFixture.fixtures + "/quickdraw/raw_cat_24.ndjson", index: 0)
+      path: Fixtures.path("quickdraw/raw_cat_24.ndjson"), index: 0)
     var helper = HelperSimulation()
     helper.start = 0.2
     // The log comes from the command users run.
     let code = ARSimCLI.run(
       arguments: [
-        "strokes", "from-quickdraw", ReplayFixture.fixtures + "/quickdraw/raw_cat_24.ndjson",
+        "strokes", "from-quickdraw", Fixtures.path("quickdraw/raw_cat_24.ndjson"),
         "--drawing", "0", "--start", "0.2", "--out", fixture.directory + "/strokes.jsonl",
       ], output: CommandOutput(standardOutput: { _ in }, standardError: { _ in }))
     #expect(code == 0)
@@ -146,7 +143,7 @@ import Testing
     let fixture = try ReplayFixture()
     defer { fixture.remove() }
     let drawing = try QuickDrawDrawing.read(
-      path: ReplayFixture.fixtures + "/quickdraw/raw_cat_24.ndjson", index: 0)
+      path: Fixtures.path("quickdraw/raw_cat_24.ndjson"), index: 0)
     try fixture.write(
       "strokes.jsonl", StrokeLog(messages: HelperSimulation().messages(for: drawing)).jsonLines)
     let end = RigidTransform(

@@ -1,8 +1,5 @@
-import ARFormats
-import ARMath
-import ARReplay
 import ARSimCLI
-import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 

@@ -1,14 +1,10 @@
-@testable import ARDisplayer
-@testable import ARFormats
 import ARMath
-@testable import ARMeasure
-@testable import ARRemoteAssist
-@testable import ARReplay
-import ARRemoteAssist
 import ARScene
-@testable import ARSession
 import ARSupport
+import ARTestSupport
 import Testing
+
+@testable import ARReplay
 
 @Suite struct TraceLineTests {
   /// The line as `TraceLine` built it before writing bytes directly (commit cebb495): a
@@ -32,7 +28,7 @@ import Testing
         ),
         ("nodes", .array(nodes)),
       ] + sessionFields)
-    return JSONWriterTests.oldText(line) + "\n"
+    return ReferenceJSON.text(line) + "\n"
   }
 
   static func oldCollect(_ node: Node, parentWorld: Matrix4, into out: inout [JSONValue]) {

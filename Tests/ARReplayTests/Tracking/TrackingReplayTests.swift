@@ -2,15 +2,14 @@ import ARMath
 import ARRender
 import ARReplay
 import ARSimCLI
+import ARTestSupport
 import ARTracking
 import Foundation
 import Testing
 
 /// The tracker in the frame loop, on the bundled `tum-desk-circle` scene at 64 × 48.
 @Suite struct TrackingReplayTests {
-  static let scenes = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Scenes").path
+  static let scenes = Fixtures.repositoryPath("Scenes")
 
   static func scene(_ tracking: TrackingConfiguration? = nil) throws -> ReplayScene {
     var scene = try ReplayScene.load(
@@ -21,7 +20,8 @@ import Testing
   }
 
   struct Run {
-    let folder: String
+    let temporary: TemporaryFolder
+    var folder: String { temporary.path }
     var trace: [[String: Any]]
     var events: [[String: Any]]
 
@@ -32,15 +32,16 @@ import Testing
 
   /// Renders frames 0…`last` into a temporary folder (removed by the caller's `defer`).
   static func run(_ scene: ReplayScene, last: Int = 110) throws -> Run {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-tracking-\(UUID().uuidString)").path
+    let temporary = TemporaryFolder("tracking")
+    let folder = temporary.path
     _ = try Replay(scene: scene).run(
       ReplayOptions(outputDirectory: folder, frameRange: 0...last, threads: 1))
     func lines(_ name: String) throws -> [[String: Any]] {
       try String(contentsOfFile: folder + "/" + name, encoding: .utf8).split(separator: "\n")
         .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
     }
-    return Run(folder: folder, trace: try lines("trace.jsonl"), events: try lines("events.jsonl"))
+    return Run(
+      temporary: temporary, trace: try lines("trace.jsonl"), events: try lines("events.jsonl"))
   }
 
   static func active() -> TrackingConfiguration {
@@ -58,9 +59,9 @@ import Testing
   @Test("a tracking section with zero error renders the same frames and nodes as none")
   func zeroError() throws {
     let plain = try Self.run(try Self.scene())
-    defer { try? FileManager.default.removeItem(atPath: plain.folder) }
+    defer { plain.temporary.remove() }
     let tracked = try Self.run(try Self.scene(Self.active()))
-    defer { try? FileManager.default.removeItem(atPath: tracked.folder) }
+    defer { tracked.temporary.remove() }
     for frame in [0, 50, 110] { #expect(try plain.image(frame) == tracked.image(frame)) }
     #expect(!Self.strokeTranslations(plain.trace[110]).isEmpty)
     for (a, b) in zip(plain.trace, tracked.trace) {
@@ -78,14 +79,14 @@ import Testing
   @Test("remote assist places points in front of the estimated camera: an offset moves them")
   func strokesFollowTheEstimate() throws {
     let plain = try Self.run(try Self.scene())
-    defer { try? FileManager.default.removeItem(atPath: plain.folder) }
+    defer { plain.temporary.remove() }
     var offset = Self.active()
     let shift = Vector3(0.1, -0.05, 0.02)
     offset.relocalizations = [
       Relocalization(t: 0, residual: PoseError(position: shift, rotation: .zero))
     ]
     let shifted = try Self.run(try Self.scene(offset))
-    defer { try? FileManager.default.removeItem(atPath: shifted.folder) }
+    defer { shifted.temporary.remove() }
     let before = Self.strokeTranslations(plain.trace[110])
     let after = Self.strokeTranslations(shifted.trace[110])
     #expect(before.count == after.count && before.count > 10)
@@ -106,7 +107,7 @@ import Testing
     var drops = Self.active()
     drops.frames.drops = [1.0]  // tick 60, shown by output frame 30
     let run = try Self.run(try Self.scene(drops), last: 31)
-    defer { try? FileManager.default.removeItem(atPath: run.folder) }
+    defer { run.temporary.remove() }
     let scene = try Self.scene()
     let tick59 = try scene.viewportCamera(at: 59.0 / 60).worldFromCamera.matrix.columnMajorElements
     let shown = try #require(run.trace[30]["worldFromCamera"] as? [Double])
@@ -122,10 +123,9 @@ import Testing
 
   @Test("measure.tracking and tracking.states give the same timeline")
   func measureAlias() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-tracking-alias-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("tracking-alias")
+    defer { temporary.remove() }
+    let folder = temporary.path
     let track = Self.scenes + "/Inputs/tum_fr1_xyz_groundtruth.txt"
     let states = #"[{"t": 0.5, "state": "limitedExcessiveMotion"}, {"t": 1, "state": "normal"}]"#
     for (name, extra) in [
@@ -145,10 +145,9 @@ import Testing
 
   @Test("tracking mistakes name the scene file, line and field")
   func sceneErrors() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-tracking-errors-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("tracking-errors")
+    defer { temporary.remove() }
+    let folder = temporary.path
     let track = Self.scenes + "/Inputs/tum_fr1_xyz_groundtruth.txt"
     try """
     {"name": "e", "track": {"path": "\(track)", "format": "tum"}, "duration": 2,
