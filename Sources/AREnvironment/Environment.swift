@@ -16,6 +16,8 @@ public struct Environment: Sendable {
   public var inputPaths: [String]
   /// Findings that did not stop loading (dropped triangles, missing texture coordinates).
   public var warnings: [String]
+  /// The alignments `planeDetection` asks for (empty: no plane discovery).
+  public var planeDetection: Set<PlaneAnchor.Alignment> = []
 
   /// A model or primitive of the section.
   public struct Part: Sendable {
@@ -23,6 +25,8 @@ public struct Environment: Sendable {
     public var name: String
     /// Its triangles in `geometry` (triangle indices).
     public var triangles: Range<Int>
+    /// The `classification` key: discovered planes on its surfaces get it (nil: the rule).
+    public var classification: PlaneAnchor.Classification?
   }
 }
 
@@ -35,13 +39,43 @@ extension Environment {
   public static func load(_ spec: EnvironmentSpec, section: SceneSection) throws -> Environment {
     var builder = EnvironmentBuilder(section: section)
     let lighting = try section.choice(spec.lighting, Lighting.self, field: "environment.lighting")
+    var classifications: [PlaneAnchor.Classification?] = []
     for (i, model) in (spec.models ?? []).enumerated() {
-      try builder.addModel(model, field: "environment.models[\(i)]")
+      let field = "environment.models[\(i)]"
+      classifications.append(
+        try section.choice(
+          model.classification, PlaneAnchor.Classification.self, field: field + ".classification"))
+      try builder.addModel(model, field: field)
     }
     for (i, primitive) in (spec.primitives ?? []).enumerated() {
-      try builder.addPrimitive(primitive, field: "environment.primitives[\(i)]")
+      let field = "environment.primitives[\(i)]"
+      classifications.append(
+        try section.choice(
+          primitive.classification, PlaneAnchor.Classification.self,
+          field: field + ".classification"))
+      try builder.addPrimitive(primitive, field: field)
     }
-    return try builder.finish(lit: lighting == .scene, occludes: spec.occlusion ?? false)
+    var detection = Set<PlaneAnchor.Alignment>()
+    for (i, name) in (spec.planeDetection ?? []).enumerated() {
+      guard
+        let alignment = try section.choice(
+          name, PlaneAnchor.Alignment.self, field: "environment.planeDetection[\(i)]")
+      else { continue }
+      guard detection.insert(alignment).inserted else {
+        throw section.error(
+          "environment.planeDetection[\(i)]", "\(InputText.quoted(name)) is given twice")
+      }
+    }
+    if !detection.isEmpty, classifications.isEmpty {
+      throw section.error(
+        "environment.planeDetection",
+        "plane discovery needs the environment's surfaces: add models or primitives")
+    }
+    var environment = try builder.finish(
+      lit: lighting == .scene, occludes: spec.occlusion ?? false)
+    for i in environment.parts.indices { environment.parts[i].classification = classifications[i] }
+    environment.planeDetection = detection
+    return environment
   }
 
   /// `environment.lighting`.

@@ -11,6 +11,11 @@ public struct EnvironmentSpec: Decodable, Sendable {
   /// `unlit` (default: the baked colour a camera records) or `scene` (lambert with the
   /// scene's lights).
   public var lighting: String?
+  /// Plane discovery (Documentation/Environments.md, "Plane discovery"): `horizontal`,
+  /// `vertical` or both, as ARKit's `ARWorldTrackingConfiguration.planeDetection`; plane
+  /// anchors come from the environment's large flat surfaces as the camera sees them. Nil or
+  /// empty: none (the scene's hand-keyed `planes` only).
+  public var planeDetection: [String]?
 
   /// A model file placed in the world.
   public struct ModelSpec: Decodable, Sendable {
@@ -26,6 +31,9 @@ public struct EnvironmentSpec: Decodable, Sendable {
     public var up: String?
     /// The file's length unit: `m` (default; glTF's), `cm`, `mm`, `in`, `ft`.
     public var unit: String?
+    /// The classification of planes discovered on the model's surfaces (ARKit's
+    /// `ARPlaneAnchor.Classification` name), overriding the rule; glTF carries no such meaning.
+    public var classification: String?
   }
 
   /// A built-in box or plane.
@@ -42,6 +50,8 @@ public struct EnvironmentSpec: Decodable, Sendable {
     public var eulerAngles: [Double]?
     /// The look.
     public var material: MaterialSpec?
+    /// The classification of planes discovered on the primitive's faces, as for models.
+    public var classification: String?
   }
 
   /// Box extents, metres.
@@ -77,9 +87,13 @@ public struct EnvironmentSpec: Decodable, Sendable {
   /// The known keys of each object of the section, by field path pattern below
   /// `environment` (`UnknownFields` in ARReplay).
   public static let schema: [String: Set<String>] = [
-    "environment": ["models", "primitives", "occlusion", "lighting"],
-    "environment.models[]": ["path", "position", "eulerAngles", "scale", "up", "unit"],
-    "environment.primitives[]": ["name", "box", "plane", "position", "eulerAngles", "material"],
+    "environment": ["models", "primitives", "occlusion", "lighting", "planeDetection"],
+    "environment.models[]": [
+      "path", "position", "eulerAngles", "scale", "up", "unit", "classification",
+    ],
+    "environment.primitives[]": [
+      "name", "box", "plane", "position", "eulerAngles", "material", "classification",
+    ],
     "environment.primitives[].box": ["width", "height", "length"],
     "environment.primitives[].plane": ["width", "height"],
     "environment.primitives[].material": ["color", "texture", "wrap", "repeats"],

@@ -59,13 +59,21 @@ struct PlaneLifecycleEvents {
   }
 
   private static func fields(_ anchor: PlaneAnchor) -> [(String, JSONValue)] {
-    [
+    // Discovered anchors also say what they are; hand-keyed ones keep today's fields.
+    let discovered: [(String, JSONValue)] =
+      anchor.classification.map {
+        [
+          ("alignment", .string(anchor.alignment.rawValue)),
+          ("classification", .string($0.rawValue)),
+        ]
+      } ?? []
+    return [
       ("anchor", .string(anchor.identifier)), ("center", .numbers(anchor.center.array)),
       ("extent", .numbers([anchor.extent.x, anchor.extent.z])),
       (
         "boundary",
         anchor.boundary.map { points in .array(points.map { .numbers([$0.x, $0.z]) }) } ?? .null
       ),
-    ]
+    ] + discovered
   }
 }

@@ -202,6 +202,13 @@ struct SceneResolver {
       try vector(p, field: "pointCloud[\(i)]")
     }
     if let y = file.estimatedFloorY, !y.isFinite { throw error("estimatedFloorY", "not finite") }
+    if file.planeDetection != nil {
+      throw error(
+        "planeDetection",
+        file.environment == nil
+          ? "plane discovery needs an environment section: put planeDetection in it"
+          : "planeDetection belongs in the environment section (environment.planeDetection)")
+    }
 
     if file.track != nil {
       sessions = try configure(sections, warnings: &warnings, inputPaths: &inputPaths)
@@ -229,6 +236,7 @@ struct SceneResolver {
       inputPaths: inputPaths)
     scene.tracking = tracking
     scene.environment = environment
+    scene.planes += try scene.discoveredPlanes()
     return scene
   }
 

@@ -52,7 +52,7 @@ extension SceneFile {
     "": [
       "name", "track", "intrinsics", "viewport", "output", "arFrameRate", "start", "duration",
       "frames", "clip", "background", "lights", "nodes", "planes", "pointCloud",
-      "estimatedFloorY", "tracking", "environment", "$schema", "comment",
+      "estimatedFloorY", "tracking", "environment", "planeDetection", "$schema", "comment",
     ],
     "track": TrackSpec.fields,
     "intrinsics": IntrinsicsSpec.fields,

@@ -45,6 +45,8 @@ public struct SceneFile: Decodable, Sendable {
   public var pointCloud: [[Double]]?
   /// World y of the estimated floor for `estimatedHorizontalPlane` hit tests.
   public var estimatedFloorY: Double?
+  /// Read only to refuse it: plane detection is `environment.planeDetection`.
+  public var planeDetection: [String]?
   /// The tracker: states, pose error, dropped frames (Documentation/Tracking.md); absent =
   /// the track's camera exactly.
   public var tracking: TrackingSpec?

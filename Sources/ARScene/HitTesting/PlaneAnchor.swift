@@ -13,6 +13,27 @@ public struct PlaneAnchor: Hashable, Sendable {
     case vertical
   }
 
+  /// What kind of surface the plane is, as ARKit's `ARPlaneAnchor.Classification` (its
+  /// `none` case is `.none`; hand-keyed anchors have nil: not classified).
+  public enum Classification: String, Hashable, Sendable, CaseIterable {
+    /// A wall or similar large vertical surface.
+    case wall
+    /// A floor, ground plane or similar large horizontal surface.
+    case floor
+    /// A ceiling.
+    case ceiling
+    /// A table, desk, bar or similar flat surface.
+    case table
+    /// A chair, stool, couch or similar seat.
+    case seat
+    /// A door.
+    case door
+    /// A window.
+    case window
+    /// No classification (ARKit's `.none`).
+    case none
+  }
+
   /// An identifier (scene files name their anchors).
   public var identifier: String
   /// World from anchor (rigid).
@@ -26,11 +47,14 @@ public struct PlaneAnchor: Hashable, Sendable {
   public var boundary: [Vector3]?
   /// The alignment.
   public var alignment: Alignment
+  /// The surface's classification (plane discovery from an environment); nil: none given.
+  public var classification: Classification?
 
   /// Creates an anchor.
   public init(
     identifier: String, worldFromAnchor: RigidTransform, center: Vector3 = .zero,
-    extent: Vector3, boundary: [Vector3]? = nil, alignment: Alignment = .horizontal
+    extent: Vector3, boundary: [Vector3]? = nil, alignment: Alignment = .horizontal,
+    classification: Classification? = nil
   ) {
     self.identifier = identifier
     self.worldFromAnchor = worldFromAnchor
@@ -38,5 +62,6 @@ public struct PlaneAnchor: Hashable, Sendable {
     self.extent = extent
     self.boundary = boundary
     self.alignment = alignment
+    self.classification = classification
   }
 }

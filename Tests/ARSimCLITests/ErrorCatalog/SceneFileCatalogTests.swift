@@ -71,6 +71,33 @@ import Testing
       ],
       render, code: Exit.badData, mentions: ["scene.json:5:", "field 'measure.switchTimes'"]),
     CatalogCase(
+      "plane detection without an environment",
+      files: [
+        "scene.json": tinyScene("\"planeDetection\": [\"horizontal\"]"), "track.txt": tinyTrack,
+      ],
+      render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'planeDetection'", "needs an environment section"]),
+    CatalogCase(
+      "plane detection in an environment with no surfaces",
+      files: [
+        "scene.json": tinyScene("\"environment\": {\"planeDetection\": [\"vertical\"]}"),
+        "track.txt": tinyTrack,
+      ],
+      render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'environment.planeDetection'", "models or primitives"]),
+    CatalogCase(
+      "an unknown plane classification",
+      files: [
+        "scene.json": tinyScene(
+          "\"environment\": {\"primitives\": [{\"plane\": {\"width\": 1, \"height\": 1}, "
+            + "\"classification\": \"sofa\"}]}"),
+        "track.txt": tinyTrack,
+      ],
+      render, code: Exit.badData,
+      mentions: [
+        "scene.json:5:", "field 'environment.primitives[0].classification'", "'sofa'", "table",
+      ]),
+    CatalogCase(
       "a TUM track given as the scene", files: ["scene.json": tinyTrack], render,
       code: Exit.badData, mentions: ["scene.json:1:", "invalid JSON"]),
     CatalogCase(

@@ -1,0 +1,58 @@
+import AREnvironment
+import ARMath
+import ARScene
+import ARTracking
+
+extension ReplayScene {
+  /// The plane anchors discovered in the environment (`environment.planeDetection`;
+  /// Documentation/Environments.md, "Plane discovery"), as timelines beside the hand-keyed
+  /// ones: every delivered camera frame of the run, in tick order, is shown to
+  /// `PlaneDiscovery` with the true camera of its capture (capture intrinsics, so the output
+  /// size changes nothing) and, with a `tracking` section, the tracker's estimate then (a
+  /// tracking simulation of its own, the same seed and ticks as the frame loop's). Identifiers
+  /// are `discovered-1`, `discovered-2`, … in the order the anchors are added (skipping any a
+  /// hand-keyed plane uses). Empty without plane detection.
+  /// - Throws: what the camera track throws for a τ outside it.
+  func discoveredPlanes() throws -> [TimedPlaneAnchor] {
+    guard let environment, !environment.planeDetection.isEmpty else { return [] }
+    let settings = PlaneDiscoverySettings()
+    var discovery = PlaneDiscovery(
+      surfaces: EnvironmentSurface.find(
+        in: environment, alignments: environment.planeDetection, settings: settings),
+      settings: settings)
+    guard !discovery.surfaces.isEmpty else { return [] }
+    let lastTime = schedule.time(ofFrame: schedule.frameCount - 1)
+    let simulation = TrackingSimulation(
+      configuration: tracking, arFrameRate: schedule.arFrameRate, lastTime: lastTime)
+    let lastTick = schedule.tick(forFrame: schedule.frameCount - 1)
+    for tick in 0...max(lastTick, 0) {
+      let t = schedule.time(ofTick: tick)
+      // The states do not matter here, only which frames arrive and the estimate.
+      let frame = try simulation.advance(
+        tick: tick, t: t, trueCamera: { try viewportCamera(at: $0) },
+        featurePointsInView: { _ in Int.max })
+      guard frame.delivery == .delivered else { continue }
+      let camera = Camera(
+        intrinsics: captureIntrinsics,
+        worldFromCamera: try worldFromCaptureCamera(at: frame.captureTime), near: near, far: far)
+      var observation = PlaneObservation(t: t, camera: camera)
+      if tracking.isActive {
+        observation.estimatedFromTrue =
+          frame.camera.worldFromCamera * frame.trueCamera.worldFromCamera.inverse
+      }
+      discovery.observe(observation)
+    }
+    let taken = Set(planes.map(\.anchor.identifier))
+    var identifiers: [String] = []
+    var next = 1
+    let timelines = discovery.timelines { k in
+      while identifiers.count <= k {
+        while taken.contains("discovered-\(next)") { next += 1 }
+        identifiers.append("discovered-\(next)")
+        next += 1
+      }
+      return identifiers[k]
+    }
+    return timelines.map { TimedPlaneAnchor(timeline: $0, visualization: "none") }
+  }
+}
