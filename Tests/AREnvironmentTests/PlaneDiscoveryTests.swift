@@ -180,4 +180,34 @@ struct PlaneDiscoveryTests {
     let empty = reason(#"{"planeDetection": ["horizontal"]}"#)
     #expect(empty?.field == "environment.planeDetection")
   }
+
+  @Test("A surface seen through an estimate is placed where the estimate puts it")
+  func estimatedWorld() throws {
+    let room = try environment(Self.room)
+    // The estimated world: turned 0.05 rad about +Y, then moved by (0.1, 0, −0.2).
+    let angle = 0.05
+    let estimatedFromTrue = RigidTransform(
+      rotation: Quaternion(axis: .unitY, angleRadians: angle),
+      translation: Vector3(0.1, 0, -0.2))
+    let settings = PlaneDiscoverySettings()
+    var discovery = PlaneDiscovery(
+      surfaces: EnvironmentSurface.find(in: room, alignments: [.horizontal], settings: settings),
+      settings: settings)
+    for tick in 0..<60 {
+      discovery.observe(
+        PlaneObservation(
+          t: Double(tick) / 60, camera: downward(Vector3(0, 1.74, -1.5)),
+          estimatedFromTrue: estimatedFromTrue))
+    }
+    let table = try #require(
+      discovery.timelines { "p\($0)" }.first { $0.initial.classification == .table })
+    // The table top's centre (0, 0.74, −1.5) turned about Y: x = −1.5·sin θ, z = −1.5·cos θ.
+    let expected = Vector3(-1.5 * sin(angle) + 0.1, 0.74, -1.5 * cos(angle) - 0.2)
+    let anchor = table.initial
+    #expect(anchor.worldFromAnchor.transformPoint(anchor.center).distance(to: expected) < 1e-9)
+    // Its axes turned with it; the extent is the true one.
+    let x = anchor.worldFromAnchor.transformDirection(.unitX)
+    #expect(x.distance(to: Vector3(cos(angle), 0, -sin(angle))) < 1e-9)
+    #expect(abs(anchor.extent.x - 1.0) < 1e-9 && abs(anchor.extent.z - 0.6) < 1e-9)
+  }
 }

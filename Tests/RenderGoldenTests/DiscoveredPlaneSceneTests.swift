@@ -82,4 +82,68 @@ import Testing
     }
     #expect(planeEvents >= 4)
   }
+
+  @Test(
+    "With a tracking section the desk is placed in the estimated world of the frame it was found in"
+  )
+  func estimatedWorld() throws {
+    // The room scene with drift only (no dropped frames, no jitter: the same frames are seen),
+    // its inputs by absolute path from a scene file in a temporary folder.
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("arsim-discovery-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let text = try String(
+      contentsOfFile: SceneGoldenTests.scenesDirectory + "/tum-measure-room.json", encoding: .utf8
+    )
+    .replacingOccurrences(of: "\"Inputs/", with: "\"\(SceneGoldenTests.scenesDirectory)/Inputs/")
+    .replacingOccurrences(
+      of: "\"measure\":",
+      with:
+        #""tracking": {"seed": 3, "error": {"drift": {"position": 0.05, "rotation": 0.02}}}, "measure":"#
+    )
+    try text.write(toFile: folder + "/scene.json", atomically: true, encoding: .utf8)
+    let tracked = try ReplayScene.load(path: folder + "/scene.json", registry: .builtIn)
+    let truth = try load("tum-measure-room")
+    let desk = try #require(tracked.planes.first { $0.anchor.classification == .table }).timeline
+    let trueDesk = try #require(truth.planes.first { $0.anchor.classification == .table }).timeline
+    #expect(desk.appearsAt == trueDesk.appearsAt)
+    // The trace of the frame showing the tick it was found at gives both cameras.
+    let frame = Int((desk.appearsAt * 30).rounded())
+    _ = try Replay(scene: tracked.resized(width: 32, height: 24)).run(
+      ReplayOptions(outputDirectory: folder + "/out", frameRange: frame...frame, threads: 1))
+    let lines = try String(contentsOfFile: folder + "/out/trace.jsonl", encoding: .utf8)
+      .split(separator: "\n")
+    let line = try #require(
+      lines.compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }.first { ($0["frame"] as? Int) == frame })
+    let estimate = try #require(line["worldFromCamera"] as? [Double])
+    let actual = try #require(line["worldFromCameraTrue"] as? [Double])
+    // Column-major 4 × 4: p ↦ M·p.
+    func apply(_ m: [Double], _ p: [Double]) -> [Double] {
+      var out = [Double](repeating: 0, count: 3)
+      for r in 0..<3 {
+        var sum: Double = m[12 + r]
+        for c in 0..<3 { sum += m[4 * c + r] * p[c] }
+        out[r] = sum
+      }
+      return out
+    }
+    // The rotation block is orthonormal: its inverse is its transpose.
+    func applyInverse(_ m: [Double], _ p: [Double]) -> [Double] {
+      var out = [Double](repeating: 0, count: 3)
+      for c in 0..<3 {
+        var sum: Double = 0
+        for r in 0..<3 { sum += m[4 * c + r] * (p[r] - m[12 + r]) }
+        out[c] = sum
+      }
+      return out
+    }
+    let origin = trueDesk.initial.worldFromAnchor.translation
+    let expected = apply(estimate, applyInverse(actual, [origin.x, origin.y, origin.z]))
+    let placed = desk.initial.worldFromAnchor.translation
+    #expect(Vector3(expected[0], expected[1], expected[2]).distance(to: placed) < 1e-6)
+    #expect(placed.distance(to: origin) > 1e-4)  // the drift moved it
+  }
 }
