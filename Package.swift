@@ -265,7 +265,7 @@ let package = Package(
       exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests",
-      dependencies: ["ARSimCLI", "ARRender", "ARFormats", "ARTestSupport"],
+      dependencies: ["ARSimCLI", "ARRender", "ARFormats", "ARTestSupport", "ARChildProcess"],
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI"], swiftSettings: cxxInterop),

@@ -26,6 +26,9 @@ public struct SceneFingerprint: Sendable, Equatable {
     public var sha256: String
     /// Its length in bytes.
     public var bytes: Int
+    /// Whether the file was not there: only a recorded camera image may be missing (the run
+    /// warns and keeps the previous image); `sha256` is then that of no bytes.
+    public var missing = false
   }
 
   /// The scene file and its inputs, in order.
@@ -34,23 +37,28 @@ public struct SceneFingerprint: Sendable, Equatable {
   /// `sha256:` and 64 hexadecimal digits (see the type's description).
   public var sceneHash: String {
     var hash = SHA256()
-    for file in files { hash.update(Array((file.sha256 + "\n").utf8)) }
+    for file in files { hash.update(Array(((file.missing ? "missing" : file.sha256) + "\n").utf8)) }
     return "sha256:" + hash.hexDigest()
   }
 
-  /// Hashes `paths` (the scene file first). Each path is hashed once, at its first place.
+  /// Hashes `paths` (the scene file first). Each path is hashed once, at its first place. A
+  /// path in `mayBeMissing` (recorded camera images) that does not exist is listed as missing
+  /// (its line in `sceneHash` is `missing`), as the run shows the previous image for it.
   /// - Throws: `InputError` `.missingInput` when a file cannot be opened, `.badData` on a read
   ///   error.
-  public init(paths: [String]) throws {
+  public init(paths: [String], mayBeMissing: Set<String> = []) throws {
     var seen: Set<String> = []
     files = []
     for path in paths where seen.insert(path).inserted {
-      files.append(try Self.hash(path))
+      files.append(try Self.hash(path, mayBeMissing: mayBeMissing.contains(path)))
     }
   }
 
-  private static func hash(_ path: String) throws -> File {
+  private static func hash(_ path: String, mayBeMissing: Bool) throws -> File {
     let fd = open(path, O_RDONLY)
+    if fd < 0, errno == ENOENT, mayBeMissing {
+      return File(path: path, sha256: SHA256().hexDigest(), bytes: 0, missing: true)
+    }
     guard fd >= 0 else {
       throw InputError(.missingInput, InputLocation(file: path), String(cString: strerror(errno)))
     }

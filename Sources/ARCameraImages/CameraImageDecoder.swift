@@ -68,6 +68,10 @@ public enum CameraImageDecoder {
         handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
     }
     guard header == 0 else { throw failure("header") }
+    // A header libjpeg-turbo accepts without a frame (SOF) gives no size, not an error.
+    guard width > 0, height > 0 else {
+      throw InputError(.badData, InputLocation(file: file), "invalid JPEG (header): no image size")
+    }
     try checkSize(width: Int(width), height: Int(height), file: file)
     var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
     // A warning (truncated data, a corrupt segment) also fails: the pixels would be partly grey.

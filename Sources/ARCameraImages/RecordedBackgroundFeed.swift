@@ -27,6 +27,22 @@ public struct RecordedFrame: Sendable {
   public var notices: [CameraImageNotice]
 }
 
+/// What decoding ahead cost (bench B6's camera-image line).
+public struct CameraImageTimings: Sendable {
+  /// Per decoded image: reading and decoding it (the video source: reading ffmpeg's frame),
+  /// on the decoder thread.
+  public var decode: [Duration] = []
+  /// Per decoded image: undistorting and resampling it onto the output camera.
+  public var resample: [Duration] = []
+  /// Per output frame: how long the frame loop waited in `next()` for its image (zero while
+  /// decoding keeps ahead).
+  public var frameLoopWait: [Duration] = []
+  /// The most frames that were decoded and waiting in the queue at once (≤ its capacity).
+  public var mostQueued = 0
+  /// The queue's capacity, frames.
+  public var capacity = 0
+}
+
 /// Decodes and resamples the camera image of each output frame on a thread of its own, ahead
 /// of the frame loop, through a bounded queue (`capacity` frames), so decoding overlaps
 /// rendering and memory stays flat however long the run.
@@ -47,6 +63,7 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
   private let capacity: Int
   private let done = DispatchSemaphore(value: 0)
   private let source: any RecordedImageSource
+  private var statistics = CameraImageTimings()
 
   /// Starts decoding.
   /// - Parameters:
@@ -63,6 +80,7 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
   ) {
     self.source = source
     self.capacity = max(1, capacity)
+    statistics.capacity = self.capacity
     let thread = Thread { [self] in
       produce(
         lens: lens, output: output, viewport: viewport, fill: fill, frames: frames,
@@ -75,11 +93,21 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
 
   deinit { cancel() }
 
+  /// What decoding cost so far.
+  public var timings: CameraImageTimings {
+    condition.lock()
+    defer { condition.unlock() }
+    return statistics
+  }
+
   /// The next frame's image, in frame order; blocks until it is decoded.
   /// - Throws: what ended the source (a video decoder failing mid-way).
   public func next() throws -> RecordedFrame {
+    let clock = ContinuousClock()
+    let start = clock.now
     condition.lock()
     while queue.isEmpty && !finished { condition.wait() }
+    statistics.frameLoopWait.append(clock.now - start)
     guard !queue.isEmpty else {
       condition.unlock()
       throw CameraImageFailure(reason: "no more camera images")
@@ -114,8 +142,16 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
     while queue.count >= capacity && !cancelled { condition.wait() }
     guard !cancelled else { return false }
     queue.append(item)
+    statistics.mostQueued = max(statistics.mostQueued, queue.count)
     condition.broadcast()
     return true
+  }
+
+  private func record(decode: Duration, resample: Duration) {
+    condition.lock()
+    statistics.decode.append(decode)
+    statistics.resample.append(resample)
+    condition.unlock()
   }
 
   private func produce(
@@ -135,6 +171,54 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
     var decodedUpTo = -1  // images before this were tried already
     var inGap = false
     var warnedSizes: Set<SIMD2<Int>> = []
+    let clock = ContinuousClock()
+    /// Decodes image `index` and resamples it onto the output camera.
+    func decode(_ index: Int) throws -> (Image, size: SIMD2<Int>) {
+      let start = clock.now
+      let image = try source.image(at: index)
+      let decoded = clock.now
+      let size = SIMD2(image.width, image.height)
+      if resamplers[size] == nil {
+        let declared = SIMD2(lens.intrinsics.width, lens.intrinsics.height)
+        let sized = size == declared ? lens : lens.scaled(toWidth: size.x, height: size.y)
+        resamplers[size] = CameraImageResampler(
+          lens: sized, output: output, viewport: viewport, fill: fill)
+      }
+      let resampled = resamplers[size]?.resample(image) ?? image
+      record(decode: decoded - start, resample: clock.now - decoded)
+      return (resampled, size)
+    }
+    // A run of frames A…B (`--frames`) starts where a whole run is at frame A: the image the
+    // frames before A picked last is decoded first (walking back past unreadable ones, as a
+    // whole run would have kept an earlier one), so frame A shows what it shows in a whole run
+    // even when its image is older than the range, and the images of frames before A give no
+    // warnings. A video's source never skips an image (its failures end the run), so its
+    // images are still asked for in increasing order.
+    if frames.lowerBound > 0 {
+      var picks: [Int] = []
+      for frame in 0..<frames.lowerBound {
+        if let pick = Self.index(in: times, atOrBefore: queryTime(frame)), pick != picks.last {
+          picks.append(pick)
+        }
+      }
+      decodedUpTo = picks.last ?? -1
+      for pick in picks.reversed() {
+        do {
+          let decoded = try decode(pick)
+          shown = decoded.0
+          shownIndex = pick
+          if decoded.size != SIMD2(lens.intrinsics.width, lens.intrinsics.height) {
+            warnedSizes.insert(decoded.size)
+          }
+          break
+        } catch is CameraImageFailure {
+          continue
+        } catch {
+          _ = push(.failure(error))
+          return
+        }
+      }
+    }
     for frame in frames {
       var notices: [CameraImageNotice] = []
       let query = queryTime(frame)
@@ -143,23 +227,17 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
         if let wanted, wanted > decodedUpTo {
           decodedUpTo = wanted
           do {
-            let image = try source.image(at: wanted)
-            let size = SIMD2(image.width, image.height)
+            let (image, size) = try decode(wanted)
             let declared = SIMD2(lens.intrinsics.width, lens.intrinsics.height)
             if size != declared, !warnedSizes.contains(size) {
               warnedSizes.insert(size)
               notices.append(
                 warning(
-                  "camera image is \(image.width)×\(image.height) pixels but the lens is for "
+                  "camera image is \(size.x)×\(size.y) pixels but the lens is for "
                     + "\(declared.x)×\(declared.y); resampled with the intrinsics scaled",
                   index: wanted))
             }
-            if resamplers[size] == nil {
-              let sized = size == declared ? lens : lens.scaled(toWidth: size.x, height: size.y)
-              resamplers[size] = CameraImageResampler(
-                lens: sized, output: output, viewport: viewport, fill: fill)
-            }
-            shown = resamplers[size]?.resample(image)
+            shown = image
             shownIndex = wanted
           } catch let failure as CameraImageFailure {
             notices.append(

@@ -22,17 +22,19 @@ extension RenderCommand {
     _ text: String?, frames: ClosedRange<Int>?, scene: ReplayScene,
     environment: [String: String]
   ) throws -> ShardPlan {
-    let fingerprint = try SceneFingerprint(paths: scene.inputPaths)
+    let fingerprint = try SceneFingerprint(
+      paths: scene.inputPaths, mayBeMissing: scene.recordedImagePaths)
     var fields: [(String, JSONValue)] = [
       ("sceneHash", .string(fingerprint.sceneHash)),
       (
         "sceneInputs",
         .array(
           fingerprint.files.map {
-            .object([
-              ("path", .string($0.path)), ("sha256", .string($0.sha256)),
-              ("bytes", .integer($0.bytes)),
-            ])
+            .object(
+              [
+                ("path", .string($0.path)), ("sha256", .string($0.sha256)),
+                ("bytes", .integer($0.bytes)),
+              ] + ($0.missing ? [("missing", .bool(true))] : []))
           })
       ),
     ]

@@ -56,4 +56,18 @@ struct SHA256Tests {
     #expect(
       fingerprint.sceneHash == "sha256:" + SHA256.hexDigest(of: Array((expected + "\n").utf8)))
   }
+
+  @Test("a missing recorded camera image is listed as missing; any other missing input refuses")
+  func missingCameraImage() throws {
+    let gone = "/nonexistent-arsim-input/image.png"
+    let fingerprint = try SceneFingerprint(paths: [gone], mayBeMissing: [gone])
+    #expect(fingerprint.files.map(\.missing) == [true])
+    #expect(fingerprint.files.first?.bytes == 0)
+    // sha256sum of no bytes.
+    #expect(
+      fingerprint.files.first?.sha256
+        == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(fingerprint.sceneHash == "sha256:" + SHA256.hexDigest(of: Array("missing\n".utf8)))
+    #expect(throws: (any Error).self) { try SceneFingerprint(paths: [gone]) }
+  }
 }

@@ -106,4 +106,27 @@ final class FakeSource: RecordedImageSource, @unchecked Sendable {
     #expect(frames.map(\.frame) == [2, 3])
     #expect(frames.map(red) == [30, 30])
   }
+
+  @Test("a range's first frame shows an image older than the range, with no event")
+  func rangeStartsOnOlderImage() throws {
+    // Frame 3 (t = 3) picks image 1 (t = 1): no image falls inside frames 3…4.
+    let source = FakeSource(times: [0, 1, 5])
+    let frames = try run(source, frames: 3...4) { Double($0) }
+    #expect(frames.map(red) == [20, 20])
+    #expect(frames.allSatisfy { $0.notices.isEmpty })
+    #expect(source.decoded == [1])
+  }
+
+  @Test("a range whose first image is unreadable shows what a whole run shows: the one before")
+  func rangeStartsOnUnreadableImage() throws {
+    // A whole run warns at frame 2 (image 2 unreadable) and keeps image 1 from then on.
+    let whole = try run(FakeSource(times: [0, 1, 2], failing: [2]), frames: 0...3) { Double($0) }
+    #expect(whole.map(red) == [10, 20, 20, 20])
+    #expect(whole.map { $0.notices.map(\.name) } == [[], [], ["warning"], []])
+    let source = FakeSource(times: [0, 1, 2], failing: [2])
+    let range = try run(source, frames: 3...3) { Double($0) }
+    #expect(range.map(red) == [20])
+    #expect(range[0].notices.isEmpty)
+    #expect(source.decoded == [2, 1])
+  }
 }

@@ -23,6 +23,16 @@ public struct RecordingBackground: Sendable {
   public var missing: Background
 }
 
+extension ReplayScene {
+  /// The image files of a `background.recording` list: inputs that may be missing when the
+  /// run starts (each missing one is a warning during the run, not a refusal).
+  public var recordedImagePaths: Set<String> {
+    guard case .recording(let recording) = background, case .list(let list) = recording.source
+    else { return [] }
+    return Set(list.entries.map(\.path))
+  }
+}
+
 extension SceneResolver {
   /// The recorded images' lens, when the scene gives one.
   func recordingLens(_ spec: SceneFile.RecordingSpec?) throws -> CameraLens? {
