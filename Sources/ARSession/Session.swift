@@ -24,6 +24,10 @@ public struct TickContext {
   /// World y (metres) of the horizontal plane `estimatedHorizontalPlane` hit tests find; `nil`
   /// = none (the scene's `estimatedFloorY`).
   public var estimatedFloorY: Double?
+  /// Feature points of this frame (world metres; ARKit's `rawFeaturePoints`): what
+  /// `featurePoint` hit-tests search. The environment's points in view when the frame loop
+  /// keeps them (Documentation/Environments.md, "Feature points"), else empty.
+  public var featurePoints: [Vector3] = []
   /// The viewport camera at other moments (`viewportCamera(at:)`); `nil` when the caller has no
   /// camera track (then only this tick's camera is known).
   public var cameraHistory: (any CameraHistory)?
@@ -52,7 +56,7 @@ public struct TickContext {
   /// ARKit hit-testing against this tick's plane anchors (`ARFrame.hitTest(_:types:)`); call
   /// `hitTest(u:v:types:camera:)` on it with `camera`.
   public var hitTestScene: HitTestScene {
-    HitTestScene(planes: planes, estimatedFloorY: estimatedFloorY)
+    HitTestScene(planes: planes, pointCloud: featurePoints, estimatedFloorY: estimatedFloorY)
   }
 
   /// The viewport camera at replay time `t` (seconds): this tick's `camera` when `t` is this

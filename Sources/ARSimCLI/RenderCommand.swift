@@ -14,7 +14,7 @@ import Foundation
 
 /// `arsim render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto[/N]] [--threads N]
 /// [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--video-timeout S] [--report]
-/// [--wait-for-lock]`.
+/// [--wait-for-lock] [--debug feature-points]`.
 enum RenderCommand {
   static func run(
     _ arguments: [String], output: CommandOutput, registry: SessionRegistry,
@@ -27,6 +27,7 @@ enum RenderCommand {
       arguments,
       valueOptions: [
         "--out", "--frames", "--shard", "--threads", "--participant", "--video", "--video-timeout",
+        "--debug",
       ],
       flagOptions: ["--helper-view", "--report", "--hud", "--wait-for-lock"])
     guard args.positionals.count == 1 else {
@@ -48,6 +49,15 @@ enum RenderCommand {
       outputDirectory: directory, frameRange: plan.frames, threads: threads)
     options.runFields = plan.runFields
     options.waitsForLock = args.has("--wait-for-lock")
+    if let debug = args.value("--debug") {
+      guard debug == "feature-points" else {
+        throw UsageError("--debug takes feature-points, got \(InputText.quoted(debug))")
+      }
+      guard scene.featurePoints != nil else {
+        throw UsageError("--debug feature-points needs a scene with an environment section")
+      }
+      options.drawsFeaturePoints = true
+    }
     if args.has("--helper-view") {
       guard scene.sessions.contains(where: { $0.key == "remoteAssist" }) else {
         throw UsageError("--helper-view needs a scene with a remoteAssist section")

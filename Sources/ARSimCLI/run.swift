@@ -12,12 +12,13 @@ let usage = """
   COMMANDS:
     render SCENE.json [--out DIR] [--frames A..B] [--shard I/N|auto|auto/N] [--threads N]
            [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--video-timeout S]
-           [--report] [--wait-for-lock]
+           [--report] [--wait-for-lock] [--debug feature-points]
                             Replay a scene and write PNG frames, events, trace and run.json
                             (--helper-view: also the remote helper's screen, DIR/helper/; a
                             collaborative scene: one folder per participant); --hud draws
                             the apps' on-screen text, --video also encodes the frames
-                            (ffmpeg), --report writes report.html.
+                            (ffmpeg), --report writes report.html, --debug feature-points
+                            draws the environment's feature points.
     render SCENE.json --strokes-port Q [--host H] [--as-fast-as-possible] [--out DIR]
            [--frames A..B] [--threads N]
                             Render at wall-clock pace, taking stroke messages on a loopback port.

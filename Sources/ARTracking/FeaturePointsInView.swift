@@ -1,8 +1,9 @@
 import ARMath
 import ARScene
 
-/// The insufficient-features rule's input: how many feature points a camera sees. Today the
-/// scene's `pointCloud`; an environment's sampled surface points plug in the same way.
+/// The insufficient-features rule's input: how many feature points a camera sees: the scene's
+/// `pointCloud` here, plus the environment's sampled points in view
+/// (`EnvironmentFeaturePoints.inView(of:)` in AREnvironment), which the frame loop adds.
 public enum FeaturePointsInView {
   /// The points of `points` (world metres) in front of `camera`, within its clip range, that
   /// project inside its image.

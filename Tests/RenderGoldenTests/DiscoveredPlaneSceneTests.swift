@@ -1,4 +1,5 @@
 import ARMath
+import ARRender
 import ARReplay
 import ARScene
 import ARSimCLI
@@ -145,5 +146,27 @@ import Testing
     let placed = desk.initial.worldFromAnchor.translation
     #expect(Vector3(expected[0], expected[1], expected[2]).distance(to: placed) < 1e-6)
     #expect(placed.distance(to: origin) > 1e-4)  // the drift moved it
+  }
+
+  @Test("--debug feature-points draws yellow dots and changes nothing else")
+  func featurePointDots() throws {
+    let scene = try load("tum-measure-room").resized(width: 64, height: 48)
+    var images: [Image] = []
+    for draws in [false, true] {
+      let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("arsim-dots-\(UUID().uuidString)").path
+      defer { try? FileManager.default.removeItem(atPath: directory) }
+      var options = ReplayOptions(outputDirectory: directory, frameRange: 30...30, threads: 1)
+      options.drawsFeaturePoints = draws
+      _ = try Replay(scene: scene).run(options)
+      images.append(try Image(contentsOfPNG: directory + "/frame_00030.png"))
+    }
+    var changed = 0
+    for i in stride(from: 0, to: images[0].pixels.count, by: 4)
+    where images[0].pixels[i..<i + 3] != images[1].pixels[i..<i + 3] {
+      changed += 1
+      #expect(Array(images[1].pixels[i..<i + 3]) == [255, 220, 0])
+    }
+    #expect(changed > 0)
   }
 }

@@ -40,6 +40,9 @@ public struct ReplayOptions: Sendable {
   /// Draws the sessions' on-screen text over each frame after rasterizing, before any sink
   /// (the HUD). Default none: frames are the rasterizer's bytes.
   public var overlay: (any FrameOverlay)?
+  /// `--debug feature-points`: the feature points of each frame drawn as yellow dots over it,
+  /// as ARSCNView's `showFeaturePoints` debug option.
+  public var drawsFeaturePoints = false
   /// Extra top-level run.json fields asked for once the sinks have finished (a live stream's
   /// counts), after all others. Default none.
   public var finalRunFields: (@Sendable () -> [(String, JSONValue)])?
@@ -152,6 +155,7 @@ public struct Replay {
     ]
 
     var state = try ReplayState(scene: scene)
+    state.keepsFeaturePoints = state.keepsFeaturePoints || options.drawsFeaturePoints
     if let extra = options.extraSessions { state.sessions += extra() }
     let renderThreads = options.threads > 0 ? options.threads : Renderer.coreCount
     let renderer = Renderer(
@@ -223,6 +227,9 @@ public struct Replay {
         var list = RenderList(root: state.world, visitedGeometry: &geometryNodes)
         list.environment = scene.environment?.geometry
         var rendered = frameRenderer.render(list, camera: camera)
+        if options.drawsFeaturePoints {
+          FeaturePointDots.draw(state.featurePointsInView, camera: camera, on: &rendered.image)
+        }
         let t = schedule.time(ofFrame: frame)
         if let overlay = options.overlay {
           overlay.draw(

@@ -236,6 +236,7 @@ struct SceneResolver {
       inputPaths: inputPaths)
     scene.tracking = tracking
     scene.environment = environment
+    scene.featurePoints = environment.map { EnvironmentFeaturePoints($0) }
     scene.planes += try scene.discoveredPlanes()
     return scene
   }

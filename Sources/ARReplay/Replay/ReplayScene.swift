@@ -52,6 +52,9 @@ public struct ReplayScene: Sendable {
   public var estimatedFloorY: Double?
   /// The environment drawn as the camera image (nil: none).
   public var environment: Environment?
+  /// Feature points sampled on the environment (ARKit's `rawFeaturePoints`; nil without an
+  /// environment).
+  public var featurePoints: EnvironmentFeaturePoints?
   /// The sessions the scene asks for, one per registered kind whose section it has, in
   /// registration order (the order they run each tick).
   public var sessions: [SceneSession] = []

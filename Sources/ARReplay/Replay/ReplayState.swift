@@ -1,3 +1,4 @@
+import AREnvironment
 import ARFormats
 import ARMath
 import ARRender
@@ -28,6 +29,12 @@ struct ReplayState {
   private var trackingState: TrackingState?
   /// The scene as sessions' camera history, boxed once rather than per tick.
   private let cameraHistory: any CameraHistory
+  /// Whether each tick finds the environment's feature points in view (for hit-tests and
+  /// `--debug feature-points`): with plane detection, or when asked.
+  var keepsFeaturePoints: Bool
+  /// The environment's feature points the latest tick's frame sees, in the apps' (estimated)
+  /// world, plus the scene's `pointCloud`; empty unless `keepsFeaturePoints`.
+  private(set) var featurePointsInView: [Vector3] = []
 
   init(scene: ReplayScene) throws {
     self.scene = scene
@@ -40,6 +47,7 @@ struct ReplayState {
     planeLifecycle = PlaneLifecycleEvents(timelines: scene.planes.map(\.timeline))
     camera = try scene.viewportCamera(at: 0)
     trueCamera = camera
+    keepsFeaturePoints = !(scene.environment?.planeDetection.isEmpty ?? true)
     for (value, style) in [
       ("translucent", PlaneVisualization.Style.translucent), ("fade", .sampleApp),
     ] {
@@ -75,9 +83,22 @@ struct ReplayState {
     let scene = self.scene
     let tracked = try tracking.advance(
       tick: tick, t: t, trueCamera: { try scene.viewportCamera(at: $0) },
-      featurePointsInView: { FeaturePointsInView.count(scene.pointCloud, camera: $0) })
+      featurePointsInView: { camera in
+        FeaturePointsInView.count(scene.pointCloud, camera: camera)
+          + (scene.featurePoints?.inView(of: camera).count ?? 0)
+      })
     camera = tracked.camera
     trueCamera = tracked.trueCamera
+    if keepsFeaturePoints, let points = scene.featurePoints {
+      // Seen by the true camera, placed where the estimate puts them (ARKit's points are in
+      // its world).
+      let estimatedFromTrue = camera.worldFromCamera * trueCamera.worldFromCamera.inverse
+      let seen = points.inView(of: trueCamera)
+      featurePointsInView =
+        scene.pointCloud
+        + (tracking.configuration.isActive
+          ? seen.map { estimatedFromTrue.transformPoint($0) } : seen)
+    }
     trackingState = tracked.state
     pointOfView.position = camera.worldFromCamera.translation
     pointOfView.orientation = camera.worldFromCamera.rotation
@@ -89,6 +110,7 @@ struct ReplayState {
     let planes = planeLifecycle.advance(to: t, context: &context)
     context.planes = planes
     context.estimatedFloorY = scene.estimatedFloorY
+    context.featurePoints = featurePointsInView
     context.cameraHistory = cameraHistory
     for (visualization, identifiers) in planeVisualizations {
       var filtered = context

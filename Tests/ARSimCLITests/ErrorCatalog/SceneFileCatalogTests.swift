@@ -86,6 +86,15 @@ import Testing
       render, code: Exit.badData,
       mentions: ["scene.json:5:", "field 'environment.planeDetection'", "models or primitives"]),
     CatalogCase(
+      "--debug with an unknown value",
+      files: ["scene.json": tinyScene(), "track.txt": tinyTrack],
+      render + ["--debug", "normals"], code: Exit.usage, mentions: ["--debug", "'normals'"]),
+    CatalogCase(
+      "--debug feature-points without an environment",
+      files: ["scene.json": tinyScene(), "track.txt": tinyTrack],
+      render + ["--debug", "feature-points"], code: Exit.usage,
+      mentions: ["--debug feature-points", "environment"]),
+    CatalogCase(
       "an unknown plane classification",
       files: [
         "scene.json": tinyScene(
