@@ -136,7 +136,7 @@ public final class TrackingSimulation {
     {
       interruption = nextInterruption
       nextInterruption += 1
-      events.append(TrackingEvent("session-interrupted"))
+      events.append(TrackingEvent("session-interrupted", Self.keptFields(last)))
     }
 
     // Dropped frames: the draws happen every tick so that one setting never shifts another's.
@@ -175,7 +175,9 @@ public final class TrackingSimulation {
     if let last, delivery != .delivered {
       frame = last
       frame.delivery = delivery
-      if delivery == .dropped { events.append(TrackingEvent("camera-frame-dropped")) }
+      if delivery == .dropped {
+        events.append(TrackingEvent("camera-frame-dropped", Self.keptFields(last)))
+      }
       if interruption == nil { updateRulesWithoutFrame(now: now) }
     } else {
       let captureTime = min(max(t + jitter, 0), lastTime)
@@ -223,7 +225,7 @@ public final class TrackingSimulation {
 
   /// The trace line's `tracking` field of the latest tick (only with a `tracking` section):
   /// `{"state", "reason" (null unless limited), "frame": delivered|dropped|interrupted,
-  /// "captureTime": τ of the shown frame}`.
+  /// "captureTime": τ of the shown frame, "shownTick": its AR tick}`.
   public var traceFields: [(String, JSONValue)] {
     guard configuration.isActive, let last else { return [] }
     let state = last.state ?? .normal
@@ -233,6 +235,7 @@ public final class TrackingSimulation {
         .object(
           Self.stateFields(state) + [
             ("frame", .string(last.delivery.rawValue)), ("captureTime", .number(last.captureTime)),
+            ("shownTick", .integer(last.deliveredTick)),
           ])
       )
     ]
@@ -242,6 +245,15 @@ public final class TrackingSimulation {
   static func microseconds(_ t: Double) -> Int64 {
     guard t.isFinite else { return t > 0 ? .max : .min }
     return Int64(max(min(t * 1e6, 9e18), -9e18).rounded())
+  }
+
+  /// What a dropped or interrupted tick shows: the last delivered frame's tick and capture τ
+  /// (its camera pose and, with `background.recording`, its camera image).
+  static func keptFields(_ last: TrackedFrame?) -> [(String, JSONValue)] {
+    guard let last else { return [] }
+    return [
+      ("shownTick", .integer(last.deliveredTick)), ("captureTime", .number(last.captureTime)),
+    ]
   }
 
   static func stateFields(_ state: TrackingState) -> [(String, JSONValue)] {

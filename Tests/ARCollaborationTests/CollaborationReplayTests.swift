@@ -66,6 +66,35 @@ struct CollaborationReplayTests {
     return 1
   }
 
+  /// Where a view shows a peer (in its collabBase space) at τ `t`: the peer's `k`-th update
+  /// (`sent(k)`, sent at 0.3·k s) arrives `latency` s later; the first (k = `firstUpdate`)
+  /// creates the sphere there, each later one stops the running animation and starts a 0.4 s
+  /// ease move from where the sphere is shown then (the app's `move(to:duration: 0.4)`).
+  static func shownPeer(
+    at t: Double, firstUpdate: Int, latency: Double, sent: (Int) throws -> Vector3
+  ) throws -> Vector3? {
+    var created = false
+    var moveFrom = Vector3.zero
+    var moveTo = Vector3.zero
+    var moveStart = 0.0
+    var k = firstUpdate
+    while 0.3 * Double(k) + latency <= t + 1e-9 {
+      let arrival = 0.3 * Double(k) + latency
+      let target = try sent(k)
+      if created {
+        moveFrom = moveFrom + (moveTo - moveFrom) * ease((arrival - moveStart) / 0.4)
+      } else {
+        moveFrom = target
+        created = true
+      }
+      moveTo = target
+      moveStart = arrival
+      k += 1
+    }
+    guard created else { return nil }
+    return moveFrom + (moveTo - moveFrom) * ease((t - moveStart) / 0.4)
+  }
+
   @Test(
     "B's frames show A's sphere where A's camera was, 50 ms late, through the cut-short 0.4 s moves"
   )
@@ -87,28 +116,7 @@ struct CollaborationReplayTests {
     }
     // B joined at 0.5 s: the first update it gets is A's at 0.6 s (k = 2), arriving at 0.65 s.
     func shown(at t: Double) throws -> Vector3? {
-      var created = false
-      var moveFrom = Vector3.zero
-      var moveTo = Vector3.zero
-      var moveStart = 0.0
-      var k = 2
-      while 0.3 * Double(k) + 0.05 <= t + 1e-9 {
-        let arrival = 0.3 * Double(k) + 0.05
-        let target = try sent(k)
-        if created {
-          // stopAllAnimations, then a 0.4 s move from where it is shown now.
-          moveFrom = moveFrom + (moveTo - moveFrom) * Self.ease((arrival - moveStart) / 0.4)
-        } else {
-          // The first update creates the peer at its pose.
-          moveFrom = target
-          created = true
-        }
-        moveTo = target
-        moveStart = arrival
-        k += 1
-      }
-      guard created else { return nil }
-      return moveFrom + (moveTo - moveFrom) * Self.ease((t - moveStart) / 0.4)
+      try Self.shownPeer(at: t, firstUpdate: 2, latency: 0.05, sent: sent)
     }
 
     var checkedPositions = 0

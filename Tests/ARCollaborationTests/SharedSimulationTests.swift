@@ -60,12 +60,13 @@ struct SharedSimulationTests {
   /// Every participant's ticks from a simulation stepped on its own (the reference).
   static func alone() -> [[Shown]] {
     let simulation = CollaborationSimulation(scene: scene)
+    let cameras = ViewAppCameras(views: views, sceneViewport: .landscape)
     var shown = Array(repeating: [Shown](), count: 3)
     for tick in 0..<ticks {
       let (t, microseconds) = time(tick)
       simulation.step(
         tick: tick, t: t, microseconds: microseconds,
-        cameras: CollaborationViewSession.cameras(views, at: t, sceneViewport: .landscape))
+        cameras: cameras.worldFromCamera(tick: tick, t: t))
       for i in 0..<3 {
         shown[i].append(
           Shown(

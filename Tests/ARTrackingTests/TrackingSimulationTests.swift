@@ -71,6 +71,10 @@ import Testing
     #expect(frames[30].camera == frames[29].camera)
     #expect(frames[30].deliveredTick == 29)
     #expect(frames[30].events.map(\.name) == ["camera-frame-dropped"])
+    #expect(
+      frames[30].events[0].fields.map(\.0) == ["shownTick", "captureTime"]
+        && frames[30].events[0].fields[0].1 == .integer(29)
+        && frames[30].events[0].fields[1].1 == .number(29.0 / 60))
     #expect(frames[31].delivery == .delivered)
     #expect(frames.filter { $0.delivery == .dropped }.count == 1)
   }
@@ -185,5 +189,25 @@ import Testing
     let camera = Camera(intrinsics: Self.intrinsics, worldFromCamera: .identity)
     let points = [Vector3(0, 0, -1), Vector3(0, 0, 1), Vector3(5, 0, -1), Vector3(0.4, 0.3, -1)]
     #expect(FeaturePointsInView.count(points, camera: camera) == 2)
+  }
+
+  @Test("capture times computed ahead without the track equal the frame loop's, tick by tick")
+  func shownCaptureTimes() throws {
+    var c = Self.active()
+    c.seed = 11
+    c.frames.dropRate = 0.2
+    c.frames.drops = [0.25]
+    c.frames.jitterSeconds = 0.004
+    c.interruptions = [Interruption(start: 1.0, end: 1.4, relocalizingSeconds: 0.2)]
+    c.error.positionNoise = 0.01
+    let frames = try Self.run(c, ticks: 180)
+    let ticks = Array(stride(from: 3, to: 180, by: 2))
+    let ahead = TrackingSimulation.shownCaptureTimes(
+      configuration: c, arFrameRate: 60, lastTime: 3, ticks: ticks, time: { Double($0) / 60 })
+    #expect(ahead == ticks.map { frames[$0].captureTime })
+    // The case worth computing ahead: some shown frames are older than their tick.
+    #expect(ticks.contains { frames[$0].delivery == .interrupted })
+    #expect(ticks.contains { frames[$0].delivery == .dropped })
+    #expect(ticks.contains { frames[$0].captureTime != Double($0) / 60 })
   }
 }

@@ -48,10 +48,11 @@ public struct CollaborationConfiguration: MultiViewConfiguration {
     scene: CollaborationScene, views: [ReplayView], tickTimes: [Double], sceneViewport: Viewport
   ) -> [(name: String, bytes: [UInt8])] {
     let simulation = CollaborationSimulation(scene: scene)
+    let cameras = ViewAppCameras(views: views, sceneViewport: sceneViewport)
     for (tick, t) in tickTimes.enumerated() {
       simulation.step(
         tick: tick, t: t, microseconds: ReplayTime.microseconds(t),
-        cameras: CollaborationViewSession.cameras(views, at: t, sceneViewport: sceneViewport))
+        cameras: cameras.worldFromCamera(tick: tick, t: t))
     }
     return [("messages.jsonl", messagesJSONL(simulation.network))]
   }
@@ -101,11 +102,6 @@ final class CollaborationViewSession: Session {
   init(simulation: SharedCollaborationSimulation, index: Int) {
     self.simulation = simulation
     self.index = index
-  }
-
-  /// Every participant's viewport camera at τ (nil outside a track that does not clamp).
-  static func cameras(_ views: [ReplayView], at t: Double, sceneViewport: Viewport) -> [Matrix4?] {
-    views.map { try? $0.worldFromViewportCamera(at: t, viewport: sceneViewport) }
   }
 
   func update(_ context: inout TickContext) {

@@ -31,6 +31,9 @@ final class SharedCollaborationSimulation: MultiViewRun, @unchecked Sendable {
   // Everything below is guarded by `condition`.
   private let condition = NSCondition()
   private let simulation: CollaborationSimulation
+  /// What each participant's app sees as its camera (the tracker's estimate with a `tracking`
+  /// section), stepped with the simulation.
+  private let appCameras: ViewAppCameras
   /// Per view still running (by participant index): the last tick it took, −1 before its first.
   private var positions: [Int: Int]
   /// The ticks not yet taken by every running view: tick `firstKept + k` is `kept[k]`, one
@@ -48,6 +51,7 @@ final class SharedCollaborationSimulation: MultiViewRun, @unchecked Sendable {
     self.views = views
     self.sceneViewport = sceneViewport
     simulation = CollaborationSimulation(scene: scene)
+    appCameras = ViewAppCameras(views: views, sceneViewport: sceneViewport)
     positions = Dictionary(uniqueKeysWithValues: indices.map { ($0, -1) })
   }
 
@@ -109,7 +113,7 @@ final class SharedCollaborationSimulation: MultiViewRun, @unchecked Sendable {
   private func step(tick: Int, t: Double, microseconds: Int64) {
     simulation.step(
       tick: tick, t: t, microseconds: microseconds,
-      cameras: CollaborationViewSession.cameras(views, at: t, sceneViewport: sceneViewport))
+      cameras: appCameras.worldFromCamera(tick: tick, t: t))
     var taken: [Int: Tick] = [:]
     for i in scene.participants.indices {
       // Every participant's events are taken so that none pile up.

@@ -4,6 +4,7 @@ import ARRenderCore
 import ARScene
 import ARSession
 import ARSupport
+import ARTracking
 
 /// The background of each output frame of a run, in frame order: fixed, one PNG per frame, or
 /// recorded camera images decoded ahead on a bounded queue (`RecordedBackgroundFeed`).
@@ -39,10 +40,22 @@ final class FrameBackgrounds {
     if case .solid(let c) = recording.missing {
       fill = SIMD4(Self.byte(c.red), Self.byte(c.green), Self.byte(c.blue), 255)
     }
+    let queryTime: @Sendable (Int) -> Double
+    if scene.tracking.isActive {
+      // The image the tracker's shown frame was captured with: a dropped or interrupted tick
+      // keeps the last delivered frame's, as its pose (Documentation/Tracking.md).
+      let times = TrackingSimulation.shownCaptureTimes(
+        configuration: scene.tracking, arFrameRate: schedule.arFrameRate,
+        lastTime: schedule.time(ofFrame: schedule.frameCount - 1),
+        ticks: frames.map { schedule.tick(forFrame: $0) }, time: { schedule.time(ofTick: $0) })
+      let first = frames.lowerBound
+      queryTime = { frame in base + times[frame - first] + offset }
+    } else {
+      queryTime = { frame in base + schedule.time(ofFrame: frame) + offset }
+    }
     feed = RecordedBackgroundFeed(
       source: source, lens: recording.lens, output: scene.outputIntrinsics,
-      viewport: scene.viewport, fill: fill, frames: frames,
-      queryTime: { frame in base + schedule.time(ofFrame: frame) + offset })
+      viewport: scene.viewport, fill: fill, frames: frames, queryTime: queryTime)
   }
 
   /// The background of output frame `frame` (frames asked for in order) and its events.

@@ -238,6 +238,7 @@ struct SceneResolver {
     scene.environment = environment
     scene.featurePoints = environment.map { EnvironmentFeaturePoints($0) }
     scene.planes += try scene.discoveredPlanes()
+    if tracking.isActive { scene.trackViews() }
     return scene
   }
 

@@ -3,6 +3,7 @@ import ARMath
 import ARScene
 import ARSession
 import ARSupport
+import ARTracking
 
 extension ReplayScene {
   /// The scene's session that renders several views (a collaborative scene's participants), with
@@ -50,6 +51,7 @@ extension ReplayScene {
       viewport: copy.viewport, width: size.width, height: size.height)
     copy.sessions[sessionIndex] = SceneSession(
       key: sessions[sessionIndex].key, configuration: session)
+    copy.tracking = view.tracking?.configuration ?? tracking
     copy.inputPaths += view.trackPaths
     if let first = view.track.poses.first, let last = view.track.poses.last, !view.clampTrack {
       let lastTick = schedule.tick(forFrame: schedule.frameCount - 1)
@@ -63,5 +65,27 @@ extension ReplayScene {
       }
     }
     return copy
+  }
+
+  /// Gives every view of the multi-view session its own tracker (`ReplayView.tracking`): the
+  /// scene's `tracking` section with the states recorded in the view's track and seed
+  /// `seed + view index`, so that the view's frame loop and the sessions that need its camera
+  /// (a collaborative peer's sent pose) see the same estimate.
+  mutating func trackViews() {
+    guard let (sessionIndex, configuration) = multiView else { return }
+    var tracked = configuration
+    let lastTime = schedule.time(ofFrame: schedule.frameCount - 1)
+    for (index, view) in tracked.views.enumerated() {
+      var viewTracking = tracking
+      viewTracking.seed = tracking.seed &+ UInt64(index)
+      let first = view.track.poses.first?.timeSeconds ?? 0
+      viewTracking.recordedStates = view.track.trackingStates.map {
+        TrackingKeyframe(t: $0.timeSeconds - first - view.start, state: $0.state)
+      }
+      tracked.views[index].tracking = ViewTracking(
+        configuration: viewTracking, arFrameRate: schedule.arFrameRate, lastTime: lastTime)
+    }
+    sessions[sessionIndex] = SceneSession(
+      key: sessions[sessionIndex].key, configuration: tracked)
   }
 }

@@ -22,6 +22,9 @@ public struct ReplayView: Sendable {
   public var viewport: Viewport?
   /// Output size in pixels (width, height), or nil for the scene's.
   public var outputSize: (width: Int, height: Int)?
+  /// The view's tracker when the scene has a `tracking` section (set by the scene loader), nil
+  /// for the track's camera.
+  public var tracking: ViewTracking?
 
   /// Creates a view.
   public init(
@@ -46,11 +49,20 @@ public struct ReplayView: Sendable {
   public func worldFromViewportCamera(at t: Double, viewport sceneViewport: Viewport) throws
     -> Matrix4
   {
+    try viewportPose(at: t, viewport: sceneViewport).matrix
+  }
+
+  /// `worldFromViewportCamera(at:viewport:)` as a rigid transform (the frame loop's
+  /// `viewportCamera(at:)` pose, bit for bit).
+  /// - Throws: `TrackQueryError` outside the track unless `clampTrack`.
+  public func viewportPose(at t: Double, viewport sceneViewport: Viewport) throws
+    -> RigidTransform
+  {
     let first = track.poses.first?.timeSeconds ?? 0
     let capture = try track.pose(at: first + start + t, clamp: clampTrack)
     let roll = RigidTransform(
       rotation: (viewport ?? sceneViewport).captureFromViewport, translation: .zero)
-    return (capture * roll).matrix
+    return capture * roll
   }
 }
 
@@ -59,8 +71,8 @@ public struct ReplayView: Sendable {
 /// the session `view(_:)` makes, into a folder named after the view; files shared by all views
 /// (a collaborative session's `messages.jsonl`) are written once, beside the view folders.
 public protocol MultiViewConfiguration: SessionConfiguration {
-  /// The views, in output order.
-  var views: [ReplayView] { get }
+  /// The views, in output order (the scene loader sets their `tracking`).
+  var views: [ReplayView] { get set }
 
   /// The configuration whose session renders view `index` (0-based, < `views.count`) alone;
   /// `sceneViewport` is the scene's, for views that do not set their own.
