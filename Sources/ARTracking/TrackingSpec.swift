@@ -1,10 +1,12 @@
 import ARMath
+import ARSupport
 
 /// The scene file's top-level `tracking` section as written (Documentation/Tracking.md);
 /// `configuration(duration:recordedStates:)` checks it.
 public struct TrackingSpec: Decodable, Sendable {
-  /// Seed of every random draw (default 0).
-  public var seed: UInt64?
+  /// Seed of every random draw (default 0), any integer 0…2⁶⁴−1 (a fraction or a negative
+  /// number is an error naming the field).
+  public var seed: JSONUnsignedInteger?
   /// Seconds of `limited(initializing)` at the start (default 0).
   public var initializing: Double?
   /// `{angularSpeed: rad/s, linearSpeed: m/s}`: `limited(excessiveMotion)` above either.
@@ -34,8 +36,8 @@ public struct TrackingSpec: Decodable, Sendable {
 
   /// `insufficientFeatures`.
   public struct FeaturesSpec: Decodable, Sendable {
-    /// A count of feature points.
-    public var minimumPoints: Int
+    /// A count of feature points (a whole number: a fraction is an error naming the field).
+    public var minimumPoints: JSONInteger
   }
 
   /// One keyframe.
@@ -122,13 +124,15 @@ public struct TrackingSpec: Decodable, Sendable {
   /// - Throws: `TrackingSpecError` naming the field (from the scene's root, e.g.
   ///   `tracking.error.noise.position`) for a negative or non-finite σ, density, speed or
   ///   time, a time outside 0…duration, times out of order, overlapping interruptions, a
-  ///   drop rate outside 0…1, or a state name that is not ARKit's.
+  ///   drop rate outside 0…1, a drop at τ = 0 (the first frame always arrives), or a state
+  ///   name that is not ARKit's. (A negative or fractional `seed` or `minimumPoints` fails
+  ///   to decode, naming the field.)
   public func configuration(duration: Double, recordedStates: [TrackingKeyframe] = [])
     throws(TrackingSpecError) -> TrackingConfiguration
   {
     var c = TrackingConfiguration()
     c.isActive = true
-    c.seed = seed ?? 0
+    c.seed = seed?.value ?? 0
     c.recordedStates = recordedStates
     func nonNegative(_ value: Double?, _ field: String, _ unit: String) throws(TrackingSpecError)
       -> Double?
@@ -158,7 +162,7 @@ public struct TrackingSpec: Decodable, Sendable {
       excessiveMotion?.angularSpeed, "tracking.excessiveMotion.angularSpeed", "rad/s")
     c.maximumLinearSpeed = try nonNegative(
       excessiveMotion?.linearSpeed, "tracking.excessiveMotion.linearSpeed", "m/s")
-    if let minimum = insufficientFeatures?.minimumPoints {
+    if let minimum = insufficientFeatures?.minimumPoints.value {
       guard minimum >= 0 else {
         throw TrackingSpecError(
           "tracking.insufficientFeatures.minimumPoints", "must be ≥ 0 (got \(minimum))")
@@ -225,6 +229,12 @@ public struct TrackingSpec: Decodable, Sendable {
     previous = -Double.infinity
     for (index, drop) in (frames?.drops ?? []).enumerated() {
       let t = try time(drop, "tracking.frames.drops[\(index)]")
+      // Tick 0 always delivers (the session's first frame): a drop there would be lost.
+      guard TrackingSimulation.microseconds(t) > 0 else {
+        throw TrackingSpecError(
+          "tracking.frames.drops[\(index)]",
+          "must be after τ = 0 (the session's first frame always arrives)")
+      }
       guard t >= previous else {
         throw TrackingSpecError(
           "tracking.frames.drops[\(index)]", "is earlier than the drop before it")

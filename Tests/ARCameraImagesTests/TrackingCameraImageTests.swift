@@ -9,8 +9,8 @@ import Testing
 @Suite struct TrackingCameraImageTests {
   /// Eight images 0.1 s apart (image k red 10 + 30k), a still track, eight frames at 10 fps
   /// (AR ticks at 60 Hz: frame f is tick 6f), a frame dropped at 0.2 s (tick 12) and an
-  /// interruption from 0.35 s (tick 21) to 0.55 s (tick 33) when `tracking`.
-  func run(tracking: Bool) throws -> (out: String, folder: TemporaryFolder) {
+  /// interruption from 0.35 s (tick 21) to 0.55 s (tick 33) with `Self.dropAndInterruption`.
+  func run(tracking: String?) throws -> (out: String, folder: TemporaryFolder) {
     let folder = TemporaryFolder()
     try FileManager.default.createDirectory(
       atPath: folder.path + "/images", withIntermediateDirectories: true)
@@ -24,10 +24,7 @@ import Testing
     _ = folder.write(
       #"{"format": "arsim-track", "version": 1, "poses": [{"t": 0, "worldFromCamera": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}, {"t": 1, "worldFromCamera": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}]}"#,
       to: "track.json")
-    let section =
-      tracking
-      ? #""tracking": {"frames": {"drops": [0.2]}, "interruptions": [{"start": 0.35, "end": 0.55, "relocalizing": 0.1}]},"#
-      : ""
+    let section = tracking.map { "\"tracking\": \($0)," } ?? ""
     let path = folder.write(
       """
       {"name": "recording-tracking", "track": {"path": "track.json"}, "output": {"fps": 10},
@@ -40,6 +37,9 @@ import Testing
       ReplayOptions(outputDirectory: out))
     return (out, folder)
   }
+
+  static let dropAndInterruption =
+    #"{"frames": {"drops": [0.2]}, "interruptions": [{"start": 0.35, "end": 0.55, "relocalizing": 0.1}]}"#
 
   func red(_ out: String, _ frame: Int) throws -> Int {
     let image = try Image(contentsOfPNG: out + String(format: "/frame_%05d.png", frame))
@@ -54,7 +54,7 @@ import Testing
 
   @Test("a dropped tick and an interruption keep the last delivered frame's camera image")
   func keptImage() throws {
-    let (out, folder) = try run(tracking: true)
+    let (out, folder) = try run(tracking: Self.dropAndInterruption)
     defer { folder.remove() }
     // Frame 2 (tick 12) is dropped: tick 11 (τ 0.183) was delivered last, image 1 (0.1 s).
     // Frames 4 and 5 (ticks 24, 30) are interrupted: tick 20 (τ 0.333) last, image 3.
@@ -82,9 +82,23 @@ import Testing
 
   @Test("without a tracking section every frame shows its own time's image, as before")
   func untracked() throws {
-    let (out, folder) = try run(tracking: false)
+    let (out, folder) = try run(tracking: nil)
     defer { folder.remove() }
     #expect(try (0..<8).map { try red(out, $0) } == (0..<8).map { 10 + 30 * $0 })
     #expect(try lines(out + "/trace.jsonl").allSatisfy { $0["tracking"] == nil })
+  }
+
+  @Test("a tracking section without error, drops or jitter shows the same frames as none")
+  func zeroError() throws {
+    let (plain, plainFolder) = try run(tracking: nil)
+    defer { plainFolder.remove() }
+    let (tracked, trackedFolder) = try run(tracking: #"{"seed": 5, "error": {"scale": 0}}"#)
+    defer { trackedFolder.remove() }
+    for frame in 0..<8 {
+      let name = String(format: "/frame_%05d.png", frame)
+      #expect(
+        FileManager.default.contents(atPath: plain + name)
+          == FileManager.default.contents(atPath: tracked + name), "frame \(frame)")
+    }
   }
 }

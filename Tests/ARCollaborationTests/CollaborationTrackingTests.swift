@@ -19,16 +19,17 @@ struct CollaborationTrackingTests {
   static let baseA = Vector3(0.35, 0.73 + 0.05, -0.65)
   static let baseB = Vector3(-0.3, -0.6 + 0.05, -2.0)
 
-  static func sceneText(tracking: Bool) -> String {
-    let section =
-      tracking
-      ? """
-      "tracking": {
-        "error": {"scale": \(scale)},
-        "relocalizations": [{"t": 0, "residual": {"position": [\(offset.x), \(offset.y), \(offset.z)]}}],
-        "frames": {"drops": [0.6]}
-      },
-      """ : ""
+  /// The constant error, a frame dropped at 0.6 s (A's second update).
+  static let constantError = """
+    {
+      "error": {"scale": \(scale)},
+      "relocalizations": [{"t": 0, "residual": {"position": [\(offset.x), \(offset.y), \(offset.z)]}}],
+      "frames": {"drops": [0.6]}
+    }
+    """
+
+  static func sceneText(tracking: String?) -> String {
+    let section = tracking.map { "\"tracking\": \($0)," } ?? ""
     return """
       {
         "name": "collab-tracking",
@@ -60,7 +61,7 @@ struct CollaborationTrackingTests {
   }
 
   /// Renders the scene into a fresh folder and returns it.
-  static func render(tracking: Bool) throws -> String {
+  static func render(tracking: String?) throws -> String {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("arsim-collab-tracking-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -72,7 +73,7 @@ struct CollaborationTrackingTests {
     return directory + "/out"
   }
 
-  static let tracked: Result<String, any Error> = Result { try render(tracking: true) }
+  static let tracked: Result<String, any Error> = Result { try render(tracking: constantError) }
 
   static func matrix(_ line: [String: Any], _ key: String) throws -> Matrix4 {
     Matrix4(columnMajor: try CollaborationReplayTests.numbers(line[key]))
@@ -162,5 +163,22 @@ struct CollaborationTrackingTests {
       let expected = p0 + (truth - p0) * (1 + Self.scale) + Self.offset
       #expect((used - expected).length < 1e-9, "frame \(frame)")
     }
+  }
+
+  @Test("a tracking section without error gives every view's frames and messages.jsonl unchanged")
+  func zeroError() throws {
+    let plain = try Self.render(tracking: nil)
+    let tracked = try Self.render(tracking: #"{"seed": 9}"#)
+    for view in ["A", "B"] {
+      for frame in [0, 7, 15, 25] {
+        let name = "/\(view)" + String(format: "/frame_%05d.png", frame)
+        #expect(
+          FileManager.default.contents(atPath: plain + name)
+            == FileManager.default.contents(atPath: tracked + name), "\(name)")
+      }
+    }
+    #expect(
+      FileManager.default.contents(atPath: plain + "/messages.jsonl")
+        == FileManager.default.contents(atPath: tracked + "/messages.jsonl"))
   }
 }

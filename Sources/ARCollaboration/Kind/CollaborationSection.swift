@@ -1,5 +1,6 @@
 import ARFormats
 import ARSession
+import ARSupport
 
 /// The scene file's `collaboration` section as written (Documentation/Collaboration.md); checked
 /// and resolved by `CollaborationKind.configure`.

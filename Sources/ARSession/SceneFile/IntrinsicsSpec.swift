@@ -1,5 +1,6 @@
 import ARFormats
 import ARScene
+import ARSupport
 
 /// Pinhole capture intrinsics as a scene file writes them, in pixels of the landscape capture
 /// (DESIGN §3): the top-level `intrinsics` and every section's (a participant's) decode through

@@ -1,4 +1,5 @@
 import ARFormats
+import ARSupport
 
 /// An output image size in pixels as a section writes it (`{"width", "height"}`, both
 /// required): integers decoded as `JSONInteger`, so a fraction is reported with line and field.

@@ -177,6 +177,52 @@ import Testing
       "a track error inside a scene names the track file and line",
       files: ["scene.json": tinyScene(), "track.txt": "0 0 0 0 0 0 0 1\n1 0 0 0 0 0 0\n"],
       render, code: Exit.badData, mentions: ["$D/track.txt:2:", "field 'qw'"]),
+    // The tracking section (Documentation/Tracking.md): the bad-input list.
+    CatalogCase(
+      "a negative tracking seed (named no field or line before)",
+      files: ["scene.json": tinyScene("\"tracking\": {\"seed\": -1}"), "track.txt": tinyTrack],
+      render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'tracking.seed'", "0 to 2^64-1", "found -1"]),
+    CatalogCase(
+      "a fractional feature-point count (named no field or line before)",
+      files: [
+        "scene.json": tinyScene(
+          "\"tracking\": {\"insufficientFeatures\": {\"minimumPoints\": 2.5}}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: [
+        "scene.json:5:", "field 'tracking.insufficientFeatures.minimumPoints'",
+        "expected an integer",
+      ]),
+    CatalogCase(
+      "a dropped frame at τ = 0, which always arrives (was silently ignored)",
+      files: [
+        "scene.json": tinyScene("\"tracking\": {\"frames\": {\"drops\": [0]}}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'tracking.frames.drops[0]'", "after τ = 0"]),
+    CatalogCase(
+      "a negative noise σ",
+      files: [
+        "scene.json": tinyScene("\"tracking\": {\"error\": {\"noise\": {\"position\": -0.1}}}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'tracking.error.noise.position'", "≥ 0"]),
+    CatalogCase(
+      "a relocalisation after the replay",
+      files: [
+        "scene.json": tinyScene("\"tracking\": {\"relocalizations\": [{\"t\": 3}]}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'tracking.relocalizations[0].t'", "outside the replay"]),
+    CatalogCase(
+      "a state keyframe with an unknown reason",
+      files: [
+        "scene.json": tinyScene(
+          "\"tracking\": {\"states\": [{\"t\": 0, \"state\": \"limited(sleepy)\"}]}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'tracking.states[0].state'", "not a tracking state"]),
     CatalogCase(
       "render without a scene", ["render"], code: Exit.usage, mentions: ["SCENE.json"]),
     CatalogCase(

@@ -1,5 +1,3 @@
-import ARSupport
-
 /// An integer field of a JSON input, decoded through `Double` so that `100.5` or `1e30` is
 /// reported with its field path ("expected an integer") instead of Foundation's bare "not valid
 /// JSON".
@@ -12,7 +10,7 @@ public struct JSONInteger: Decodable, Hashable, Sendable {
 
   /// The error text; `JSONDecoding.locatedError` adds the number as written in the file
   /// (a `Double` would print 1000000000000000000 as 1e+18).
-  static let expected = "expected an integer from -2^53 to 2^53"
+  package static let expected = "expected an integer from -2^53 to 2^53"
 
   /// Decodes a whole number with |x| ≤ 2⁵³.
   /// - Throws: `DecodingError.dataCorrupted` (with the coding path) for fractions and values

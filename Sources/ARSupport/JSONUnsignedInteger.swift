@@ -1,5 +1,3 @@
-import ARSupport
-
 /// An unsigned 64-bit integer field of a JSON input (a random seed): every value 0…2⁶⁴−1 exactly,
 /// and `-1`, `1e30` or `2.5` reported with its field path ("expected an integer from 0 to
 /// 2^64-1, found 1e30") instead of Foundation's bare "not valid JSON", which names no place.
@@ -11,7 +9,7 @@ public struct JSONUnsignedInteger: Decodable, Hashable, Sendable {
   public init(_ value: UInt64) { self.value = value }
 
   /// The error text; `JSONDecoding.locatedError` adds the number as written in the file.
-  static let expected = "expected an integer from 0 to 2^64-1"
+  package static let expected = "expected an integer from 0 to 2^64-1"
 
   /// Decodes a whole number 0…2⁶⁴−1.
   /// - Throws: `DecodingError.dataCorrupted` (with the coding path) for anything else.
