@@ -83,18 +83,6 @@ struct MergeWriter {
     return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// The frame number of a per-frame file name, `NAME_NNNNN.EXT` (`frame_00012.png` → 12).
-  static func frameNumber(_ name: String) -> Int? {
-    guard let dot = name.lastIndex(of: "."), let underscore = name[..<dot].lastIndex(of: "_"),
-      underscore > name.startIndex
-    else { return nil }
-    let digits = name[name.index(after: underscore)..<dot]
-    guard digits.count >= 5, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else {
-      return nil
-    }
-    return Int(digits)
-  }
-
   /// Creates the output folder, removes its `run.json` and stale temporary files.
   mutating func prepare() throws {
     try FileIO.createDirectory(output)
@@ -137,7 +125,10 @@ struct MergeWriter {
       let frames = Set(run.framesWritten)
       // Every frame of the shard has its image at the top level (unless the frames are the
       // views', `views[].framesWritten`), and in each view folder that holds frames.
-      let present = Set(files.filter { $0.hasPrefix("frame_") }.compactMap(Self.frameNumber))
+      let present = Set(
+        files.compactMap { name in
+          FrameFileName.parse(name).flatMap { $0.kind == .frame ? $0.index : nil }
+        })
       if (view.isEmpty && run.run["framesWritten"] != nil) || !present.isEmpty {
         let absent = frames.subtracting(present)
         if !absent.isEmpty {
@@ -148,7 +139,7 @@ struct MergeWriter {
         }
       }
       for name in files {
-        guard let frame = Self.frameNumber(name), frames.contains(frame) else { continue }
+        guard let frame = FrameFileName.parse(name)?.index, frames.contains(frame) else { continue }
         plan.frameFiles.append((folder + "/" + name, name))
       }
       let jsonl = files.filter { $0.hasSuffix(".jsonl") }

@@ -250,18 +250,19 @@ struct EnvironmentBuilder {
   }
 
   mutating func addPrimitive(_ spec: EnvironmentSpec.PrimitiveSpec, field: String) throws {
-    let corners: [(SIMD3<Double>, SIMD2<Double>)]
+    let corners: [ShapeTriangles.Corner]
     switch (spec.box, spec.plane) {
     case (let box?, nil):
       guard [box.width, box.height, box.length].allSatisfy({ $0.isFinite && $0 > 0 }) else {
         throw error(field + ".box", "width, height and length must be finite and > 0")
       }
-      corners = PrimitiveTriangles.box(width: box.width, height: box.height, length: box.length)
+      corners = ShapeTriangles.corners(
+        of: .box(Box(width: box.width, height: box.height, length: box.length)))
     case (nil, let plane?):
       guard [plane.width, plane.height].allSatisfy({ $0.isFinite && $0 > 0 }) else {
         throw error(field + ".plane", "width and height must be finite and > 0")
       }
-      corners = PrimitiveTriangles.plane(width: plane.width, height: plane.height)
+      corners = ShapeTriangles.corners(of: .plane(Plane(width: plane.width, height: plane.height)))
     default:
       throw error(field, "give exactly one of box, plane")
     }

@@ -138,38 +138,15 @@ extension TrianglePrimitive {
   }
 
   /// The triangles of a box or plane (node-local vertices with uv), front faces counter-
-  /// clockwise seen from outside. Each face is a quad TL, BL, BR, TR (seen from outside, uv
-  /// (0,0) at TL, (1,1) at BR) split along TL–BR.
+  /// clockwise seen from outside (`ShapeTriangles`); none for a sphere.
   static func localTriangles(of shape: Shape) -> [(TriangleVertex, TriangleVertex, TriangleVertex)]
   {
-    // One quad: centre + right·x + up·y for the corners.
-    func quad(centre: SIMD3<Double>, right: SIMD3<Double>, up: SIMD3<Double>) -> [(
-      TriangleVertex, TriangleVertex, TriangleVertex
-    )] {
-      let topLeft = TriangleVertex(position: centre - right + up, uv: SIMD2(0, 0))
-      let bottomLeft = TriangleVertex(position: centre - right - up, uv: SIMD2(0, 1))
-      let bottomRight = TriangleVertex(position: centre + right - up, uv: SIMD2(1, 1))
-      let topRight = TriangleVertex(position: centre + right + up, uv: SIMD2(1, 0))
-      return [(topLeft, bottomLeft, bottomRight), (topLeft, bottomRight, topRight)]
+    let corners = ShapeTriangles.corners(of: shape)
+    func vertex(_ k: Int) -> TriangleVertex {
+      TriangleVertex(position: corners[k].0, uv: corners[k].1)
     }
-    switch shape {
-    case .sphere:
-      return []
-    case .plane(let plane):
-      let x = plane.width / 2
-      let y = plane.height / 2
-      return quad(centre: .zero, right: SIMD3(x, 0, 0), up: SIMD3(0, y, 0))
-    case .box(let box):
-      let x = box.width / 2
-      let y = box.height / 2
-      let z = box.length / 2
-      // Faces: +Z, −Z, +X, −X, +Y, −Y; right × up points outward.
-      return quad(centre: SIMD3(0, 0, z), right: SIMD3(x, 0, 0), up: SIMD3(0, y, 0))
-        + quad(centre: SIMD3(0, 0, -z), right: SIMD3(-x, 0, 0), up: SIMD3(0, y, 0))
-        + quad(centre: SIMD3(x, 0, 0), right: SIMD3(0, 0, -z), up: SIMD3(0, y, 0))
-        + quad(centre: SIMD3(-x, 0, 0), right: SIMD3(0, 0, z), up: SIMD3(0, y, 0))
-        + quad(centre: SIMD3(0, y, 0), right: SIMD3(x, 0, 0), up: SIMD3(0, 0, -z))
-        + quad(centre: SIMD3(0, -y, 0), right: SIMD3(x, 0, 0), up: SIMD3(0, 0, z))
+    return stride(from: 0, to: corners.count, by: 3).map { k in
+      (vertex(k), vertex(k + 1), vertex(k + 2))
     }
   }
 }

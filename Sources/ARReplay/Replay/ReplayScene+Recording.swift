@@ -36,7 +36,8 @@ extension ReplayScene {
 extension SceneResolver {
   /// The recorded images' lens, when the scene gives one.
   func recordingLens(_ spec: SceneFile.RecordingSpec?) throws -> CameraLens? {
-    guard let lens = spec?.lens else { return nil }
+    guard let spec = spec?.lens else { return nil }
+    let lens = spec.intrinsics
     let field = "background.recording.lens"
     guard [lens.fx, lens.fy, lens.cx, lens.cy].allSatisfy(\.isFinite), lens.fx > 0, lens.fy > 0
     else { throw error(field, "fx and fy must be positive and all values finite") }
@@ -47,7 +48,7 @@ extension SceneResolver {
     else { throw error(field, "width and height must be 1…\(CameraImageDecoder.maximumSide)") }
     let intrinsics = CameraIntrinsics(
       fx: lens.fx, fy: lens.fy, cx: lens.cx, cy: lens.cy, width: width, height: height)
-    guard let distortion = lens.distortion else { return CameraLens(intrinsics: intrinsics) }
+    guard let distortion = spec.distortion else { return CameraLens(intrinsics: intrinsics) }
     let c = distortion.coefficients
     guard c.allSatisfy(\.isFinite) else {
       throw error(field + ".distortion.coefficients", "must be finite numbers")

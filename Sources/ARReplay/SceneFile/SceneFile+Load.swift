@@ -60,7 +60,7 @@ extension SceneFile {
     "clip": ["near", "far"],
     "background": ["color", "gradient", "images", "recording"],
     "background.recording": ["list", "format", "folder", "video", "offset", "lens"],
-    "background.recording.lens": ["fx", "fy", "cx", "cy", "width", "height", "distortion"],
+    "background.recording.lens": IntrinsicsSpec.fields.union(["distortion"]),
     "background.recording.lens.distortion": ["model", "coefficients"],
     "background.gradient": ["top", "bottom"],
     "lights[]": ["type", "color", "intensity", "eulerAngles"],

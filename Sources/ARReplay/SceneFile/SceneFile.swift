@@ -116,22 +116,23 @@ extension SceneFile {
     public var lens: LensSpec?
   }
 
-  /// Intrinsics (pixels of the recorded images) and distortion.
+  /// Intrinsics (pixels of the recorded images) and distortion: the intrinsics object's
+  /// fields (`fx fy cx cy width height`, the recorded images' size) and `distortion`, in one
+  /// JSON object.
   public struct LensSpec: Decodable, Sendable {
-    /// Focal length along u, pixels.
-    public var fx: Double
-    /// Focal length along v, pixels.
-    public var fy: Double
-    /// Principal point u, pixels.
-    public var cx: Double
-    /// Principal point v, pixels.
-    public var cy: Double
-    /// The recorded images' width, pixels.
-    public var width: JSONInteger
-    /// The recorded images' height, pixels.
-    public var height: JSONInteger
+    /// The recorded images' intrinsics.
+    public var intrinsics: IntrinsicsSpec
     /// Distortion (default none).
     public var distortion: DistortionSpec?
+
+    private enum CodingKeys: String, CodingKey { case distortion }
+
+    /// Decodes the intrinsics' fields and `distortion` from the same object.
+    public init(from decoder: any Decoder) throws {
+      intrinsics = try IntrinsicsSpec(from: decoder)
+      distortion = try decoder.container(keyedBy: CodingKeys.self)
+        .decodeIfPresent(DistortionSpec.self, forKey: .distortion)
+    }
   }
 
   /// A distortion model and its coefficients in OpenCV's order.
