@@ -208,7 +208,9 @@ let package = Package(
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARCameraImagesTests",
-      dependencies: ["ARCameraImages", "ARRender", "ARReplay", "ARSimCLI", "ARSession"],
+      dependencies: [
+        "ARCameraImages", "ARRender", "ARReplay", "ARSimCLI", "ARSession", "ARTestSupport",
+      ],
       exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARTrackingTests", dependencies: ["ARTracking", "ARMath", "ARScene"],
@@ -217,11 +219,12 @@ let package = Package(
       name: "ARMediaTests",
       dependencies: [
         "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARRender", "ARReplay",
-        "ARSimCLI", "ARSession", "ARMeasure", "ARSimTesting", "ARChildProcess",
+        "ARSimCLI", "ARSession", "ARMeasure", "ARSimTesting", "ARChildProcess", "ARTestSupport",
       ],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARRenderTests", dependencies: ["ARRender", "ARRasterizer", "CPNGWriter"],
+      name: "ARRenderTests",
+      dependencies: ["ARRender", "ARRasterizer", "CPNGWriter", "ARTestSupport"],
       exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     // The frame loop's own tests: the scene file's common part, outputs, plane visuals,
@@ -257,18 +260,21 @@ let package = Package(
     // A user's own session kind, through the public API only.
     .testTarget(
       name: "CustomSessionTests",
-      dependencies: ["ARSimCLI", "ARReplay", "ARSession", "ARRender", "ARScene", "ARMath"],
+      dependencies: [
+        "ARSimCLI", "ARReplay", "ARSession", "ARRender", "ARScene", "ARMath", "ARTestSupport",
+      ],
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARLiveTests",
-      dependencies: ["ARLive", "ARSimCLI", "ARFormats", "ARSupport", "ARRender"],
+      dependencies: ["ARLive", "ARSimCLI", "ARFormats", "ARSupport", "ARRender", "ARTestSupport"],
       exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests",
       dependencies: ["ARSimCLI", "ARRender", "ARFormats", "ARTestSupport", "ARChildProcess"],
       swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI"], swiftSettings: cxxInterop),
+      name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI", "ARTestSupport"],
+      swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSupportTests", dependencies: ["ARSupport", "ARTestSupport"],
       swiftSettings: cxxInterop),
@@ -281,21 +287,23 @@ let package = Package(
       name: "ARCollaborationTests",
       dependencies: [
         "ARCollaboration", "ARSession", "ARMath", "ARScene", "ARFormats", "ARReplay", "ARSimCLI",
-        "ARRender",
+        "ARRender", "ARTestSupport",
       ],
       exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     .testTarget(
-      name: "RenderGoldenTests", dependencies: ["ARReplay", "ARSimCLI", "ARSimTesting"],
+      name: "RenderGoldenTests",
+      dependencies: ["ARReplay", "ARSimCLI", "ARSimTesting", "ARTestSupport"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "AREnvironmentTests",
       dependencies: [
         "AREnvironment", "ARRender", "ARRenderCore", "ARScene", "ARMath", "ARSession",
+        "ARTestSupport",
       ],
       exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARSimTestingTests", dependencies: ["ARSimTesting", "ARRender"],
+      name: "ARSimTestingTests", dependencies: ["ARSimTesting", "ARRender", "ARTestSupport"],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
   ],
   cxxLanguageStandard: .cxx17

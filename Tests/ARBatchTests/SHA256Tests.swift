@@ -1,3 +1,4 @@
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -36,8 +37,7 @@ struct SHA256Tests {
 
   @Test("a bundled input hashes as sha256sum prints it")
   func agreesWithSha256sum() throws {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../Scenes/Inputs/tum_fr1_xyz_groundtruth.txt").standardized.path
+    let path = Fixtures.repositoryPath("Scenes/Inputs/tum_fr1_xyz_groundtruth.txt")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
     process.arguments = [path]

@@ -1,4 +1,5 @@
 import ARRender
+import ARTestSupport
 import Foundation
 
 @testable import ARSimCLI
@@ -10,14 +11,10 @@ struct ShardFixture {
   let root: String
   var scene: String { root + "/scene.json" }
 
-  static var repository: String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().path
-  }
+  static var repository: String { Fixtures.repository }
 
   init(strokes: String = "house-undo.jsonl") throws {
-    root = NSTemporaryDirectory() + "arsim-shards-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    root = TemporaryFolder("shards").path
     let inputs = Self.repository + "/Scenes/Inputs"
     try FileManager.default.copyItem(
       atPath: inputs + "/" + strokes, toPath: root + "/strokes.jsonl")
@@ -40,9 +37,8 @@ struct ShardFixture {
   /// Runs `arsim ARGUMENTS` in-process.
   @discardableResult
   func arsim(_ arguments: [String]) -> (code: Int32, standardError: String) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured.standardError)
+    let (code, output) = runCommand(arguments)
+    return (code, output.standardError)
   }
 
   /// Renders shard `index`/`count` of `frames` into `root/NAME`.
@@ -86,12 +82,4 @@ struct ShardFixture {
 struct FixtureError: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }
-}
-
-/// Captured standard error of an in-process run.
-final class CapturedOutput: @unchecked Sendable {
-  var standardError = ""
-  var output: CommandOutput {
-    CommandOutput(standardOutput: { _ in }, standardError: { self.standardError += $0 })
-  }
 }

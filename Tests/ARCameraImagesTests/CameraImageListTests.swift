@@ -1,5 +1,6 @@
 import ARCameraImages
 import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import ARRender
 import ARReplay
 import ARSession
 import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import ARReplay
 import ARSimCLI
 import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -8,9 +9,7 @@ import Testing
 
 @Suite("CollaborationKind")
 struct CollaborationKindTests {
-  static let inputs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenes/Inputs")
-    .path
+  static let inputs = Fixtures.repositoryPath("Scenes/Inputs")
 
   /// Loads a scene whose `collaboration` section is `section`; returns the error text, if any.
   func load(_ section: String) -> String? {

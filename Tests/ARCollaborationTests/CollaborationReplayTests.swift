@@ -2,6 +2,7 @@ import ARMath
 import ARRender
 import ARReplay
 import ARSimCLI
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -19,8 +20,7 @@ struct CollaborationReplayTests {
     throws -> String
   {
     let scene = try ReplayScene.load(path: scenePath, registry: .builtIn)
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-collab-\(UUID().uuidString)").path
+    let directory = TemporaryFolder("collab").path
     _ = try MultiViewReplay(scene: scene).run(
       ReplayOptions(outputDirectory: directory, frameRange: frames, threads: threads), only: only)
     return directory

@@ -1,4 +1,5 @@
 import ARSimCLI
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -9,16 +10,16 @@ import Testing
 struct CollaborationWarningsTests {
   @Test("counted over all views, the first quoted with its text; per view too")
   func counted() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-collab-warnings-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let captured = CollaborationCaptured()
+    let temporary = TemporaryFolder("collab-warnings")
+    defer { temporary.remove() }
+    let directory = temporary.path
+    let captured = CapturedOutput()
     let code = ARSimCLI.run(
       arguments: [
         "render", CollaborationReplayTests.scenePath, "--out", directory, "--threads", "1",
       ],
-      output: CommandOutput(standardOutput: { _ in }, standardError: { captured.append($0) }))
-    #expect(code == 0, "\(captured.text)")
+      output: captured.output)
+    #expect(code == 0, "\(captured.standardError)")
     func object(_ path: String) throws -> [String: Any] {
       let data = try Data(contentsOf: URL(fileURLWithPath: path))
       return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -51,35 +52,29 @@ struct CollaborationWarningsTests {
     let viewFirst = try object(directory + "/\(firstView ?? "C")/run.json")["firstWarning"]
     #expect(first == "view \(firstView ?? "C"): \(viewFirst as? String ?? "")", "\(first)")
     #expect(
-      captured.text.contains(
-        "3 views, 183 frames → \(directory) "), "\(captured.text)")
+      captured.standardError.contains(
+        "3 views, 183 frames → \(directory) "), "\(captured.standardError)")
     #expect(
-      captured.text.contains(
+      captured.standardError.contains(
         "; \(total) warnings (\(total) in events.jsonl), the first: view \(firstView ?? "C"): frame "
-      ), "\(captured.text)")
+      ), "\(captured.standardError)")
   }
 
   @Test("one participant alone: \"1 view\"")
   func oneView() throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-collab-one-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let captured = CollaborationCaptured()
+    let temporary = TemporaryFolder("collab-one")
+    defer { temporary.remove() }
+    let directory = temporary.path
+    let captured = CapturedOutput()
     let code = ARSimCLI.run(
       arguments: [
         "render", CollaborationReplayTests.scenePath, "--out", directory, "--participant", "A",
         "--frames", "0..1",
       ],
-      output: CommandOutput(standardOutput: { _ in }, standardError: { captured.append($0) }))
-    #expect(code == 0, "\(captured.text)")
-    #expect(captured.text.contains("arsim render: 1 view, 2 frames → "), "\(captured.text)")
+      output: captured.output)
+    #expect(code == 0, "\(captured.standardError)")
+    #expect(
+      captured.standardError.contains("arsim render: 1 view, 2 frames → "),
+      "\(captured.standardError)")
   }
-}
-
-/// Standard error collected from any thread.
-private final class CollaborationCaptured: @unchecked Sendable {
-  private let lock = NSLock()
-  private var collected = ""
-  func append(_ s: String) { lock.withLock { collected += s } }
-  var text: String { lock.withLock { collected } }
 }

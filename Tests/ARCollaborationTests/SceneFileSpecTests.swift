@@ -2,6 +2,7 @@ import ARReplay
 import ARSession
 import ARSimCLI
 import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -9,9 +10,7 @@ import Testing
 /// (ARSession), so their mistakes read as the top level's: `file:line: field '…'`.
 @Suite("Collaboration scene-file specs")
 struct SceneFileSpecTests {
-  static let inputs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenes/Inputs")
-    .path
+  static let inputs = Fixtures.repositoryPath("Scenes/Inputs")
 
   /// A scene with two participants, one key per line; `second` is the second participant's
   /// extra fields and `section` the section's, each written on lines of their own.
@@ -117,10 +116,9 @@ struct SceneFileSpecTests {
 
   @Test("a participant's KITTI track takes its times file; no field is ignored")
   func trackTimes() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-specs-kitti-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("specs-kitti")
+    defer { temporary.remove() }
+    let folder = temporary.path
     // Three KITTI poses (row-major 3×4, identity rotation) and their times, 0.25 s apart.
     let poses = (0..<3).map { "1 0 0 \(Double($0) / 10) 0 1 0 0 0 0 1 0\n" }.joined()
     try FileIO.writeAtomically(Array(poses.utf8), to: folder + "/poses.txt")

@@ -1,3 +1,4 @@
+import ARTestSupport
 import Foundation
 
 /// Paths of the bundled fixtures and a temporary folder per test.
@@ -10,10 +11,7 @@ struct EnvironmentFixture {
   let directory: String
 
   init() throws {
-    directory =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-environment-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    directory = TemporaryFolder("environment").path
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: directory) }

@@ -1,5 +1,6 @@
 import ARSupport
 import AREnvironment
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -19,8 +20,7 @@ struct ModelReaderDescriptorTests {
 
   @Test("a folder lock released while Assimp's child parses can be taken again at once")
   func lockNotInherited() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-model-lock-\(UUID().uuidString)").path
+    let folder = TemporaryFolder("model-lock").path
     try FileManager.default.createDirectory(
       atPath: folder + "/out", withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -1,6 +1,7 @@
 import ARRender
 
 @testable import ARLive
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -73,7 +74,7 @@ import Testing
   /// within one level, and the chroma of flat colours (where siting does not matter) too.
   @Test("luma and flat chroma agree with ffmpeg's BT.601 full-range conversion")
   func againstFFmpeg() throws {
-    let folder = try temporaryFolder("ffmpeg")
+    let folder = TemporaryFolder("live-ffmpeg").path
     var image = Image(width: 16, height: 8)
     for v in 0..<8 {
       for u in 0..<16 {

@@ -1,6 +1,7 @@
 import ARLive
 import ARRender
 import ARSimCLI
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
 
   @Test("ARSim to ARSim: every frame arrives, states and counts in events and run.json")
   func streamToReceive() throws {
-    let folder = try temporaryFolder("stream-receive")
+    let folder = TemporaryFolder("live-stream-receive").path
     let (port, receiver, rx) = try startReceiver(folder + "/rx")
     let tx = CapturedOutput()
     let start = Date()
@@ -86,7 +87,7 @@ import Testing
 
   @Test("stream to socat as the app: the bytes are 37 well-formed frames in sequence")
   func streamToSocat() throws {
-    let folder = try temporaryFolder("stream-socat")
+    let folder = TemporaryFolder("live-stream-socat").path
     let port = try freePort()
     let app = try Child(
       socat,
@@ -121,7 +122,7 @@ import Testing
 
   @Test("refused and rejected handshakes: exit 69 and 76, the states in events.jsonl")
   func handshakeFailures() throws {
-    let folder = try temporaryFolder("stream-fail")
+    let folder = TemporaryFolder("live-stream-fail").path
     let refused = CapturedOutput()
     let code = run(
       arguments: [
@@ -166,7 +167,7 @@ import Testing
 
   @Test("the received strokes never overwrite the scene's own stroke log (64)")
   func recordedLogSparesInputs() throws {
-    let folder = try temporaryFolder("overwrite")
+    let folder = TemporaryFolder("live-overwrite").path
     try FileManager.default.createDirectory(
       atPath: folder + "/out", withIntermediateDirectories: true)
     try "".write(toFile: folder + "/out/strokes-received.jsonl", atomically: true, encoding: .utf8)
@@ -192,7 +193,7 @@ import Testing
       arguments: [
         "stream", Self.scene, "--port", String(try freePort()), "--tx-token", "EXT",
         "--rx-token", "APP", "--strokes-port", String(holder.endpoint.port), "--out",
-        try temporaryFolder("strokes-in-use"),
+        TemporaryFolder("live-strokes-in-use").path,
       ], output: captured.output)
     #expect(code == 64)
     #expect(captured.standardError.contains("address in use"))
@@ -200,7 +201,7 @@ import Testing
 
   @Test("a receiver that goes away mid-stream: the stream stops with exit 69, lines so far intact")
   func receiverGoesAway() throws {
-    let folder = try temporaryFolder("stream-gone")
+    let folder = TemporaryFolder("live-stream-gone").path
     let port = try freePort()
     // socat answers the handshake, takes a few frames, then exits (closing the connection).
     let app = try Child(
@@ -252,7 +253,7 @@ import Testing
     "render --strokes-port: the strokes arrive live, and the recorded log replays to the same frames"
   )
   func renderLiveThenReplay() throws {
-    let folder = try temporaryFolder("render-strokes")
+    let folder = TemporaryFolder("live-render-strokes").path
     let port = try freePort()
     let captured = CapturedOutput()
     let render = Background {
@@ -318,7 +319,7 @@ import Testing
 
   @Test("strokes in, frames with the spheres out through arsim receive")
   func wholeLoop() throws {
-    let folder = try temporaryFolder("whole-loop")
+    let folder = TemporaryFolder("live-whole-loop").path
     let receivePort = try freePort()
     let rx = CapturedOutput()
     let receiver = Background {

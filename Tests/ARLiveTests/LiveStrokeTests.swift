@@ -3,6 +3,7 @@ import ARFormats
 import ARReplay
 import ARSupport
 import ARSimCLI
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -32,7 +33,7 @@ import Testing
 
   @Test("garbage from socat closes that connection; the next helper's messages still arrive")
   func garbageThenValid() throws {
-    let folder = try temporaryFolder("strokes-garbage")
+    let folder = TemporaryFolder("live-strokes-garbage").path
     let inbox = LiveStrokeInbox(start: .now)
     let listener = try LiveStrokeListener(endpoint: LoopbackEndpoint(port: 0), inbox: inbox)
     defer { listener.close() }
@@ -98,7 +99,7 @@ import Testing
 
   @Test("arsim strokes send plays a log at its times into a listening port")
   func strokesSend() throws {
-    let folder = try temporaryFolder("strokes-send")
+    let folder = TemporaryFolder("live-strokes-send").path
     try """
     {"t": 0.0, "data": "touch-start"}
     {"t": 0.2, "data": "[(-12.5, 40.0), (3.0, -7.25)]"}
@@ -124,7 +125,7 @@ import Testing
 
   @Test("strokes send to a closed port: refused, exit 69")
   func strokesSendRefused() throws {
-    let folder = try temporaryFolder("strokes-refused")
+    let folder = TemporaryFolder("live-strokes-refused").path
     try "{\"t\": 0, \"data\": \"undo\"}\n".write(
       toFile: folder + "/log.jsonl", atomically: true, encoding: .utf8)
     let captured = CapturedOutput()

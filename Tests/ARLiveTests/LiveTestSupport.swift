@@ -1,19 +1,11 @@
 import ARLive
 import Foundation
 import Testing
-import ARSimCLI
 
 /// A port that was free a moment ago (bound to 0 and released), for peers that need a port
 /// number before they listen (socat).
 func freePort() throws -> UInt16 {
   try TCPListener(endpoint: LoopbackEndpoint(port: 0)).endpoint.port
-}
-
-/// A fresh temporary folder.
-func temporaryFolder(_ name: String) throws -> String {
-  let path = NSTemporaryDirectory() + "arsim-live-\(name)-\(UUID().uuidString.prefix(8))"
-  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  return path
 }
 
 /// A child process (socat, ffmpeg) with a bounded wait.
@@ -94,19 +86,4 @@ final class Background<T: Sendable>: @unchecked Sendable {
   }
 
   struct TimedOut: Error {}
-}
-
-/// Captured standard output and error of an in-process run (lines may come from several
-/// threads).
-final class CapturedOutput: @unchecked Sendable {
-  private let lock = NSLock()
-  private var out = ""
-  private var err = ""
-  var standardOutput: String { lock.withLock { out } }
-  var standardError: String { lock.withLock { err } }
-  var output: CommandOutput {
-    CommandOutput(
-      standardOutput: { text in self.lock.withLock { self.out += text } },
-      standardError: { text in self.lock.withLock { self.err += text } })
-  }
 }

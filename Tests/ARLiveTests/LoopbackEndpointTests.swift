@@ -1,5 +1,6 @@
 import ARLive
 import ARSimCLI
+import ARTestSupport
 import Testing
 
 @Suite struct LoopbackEndpointTests {

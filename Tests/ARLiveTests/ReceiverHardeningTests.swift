@@ -1,6 +1,7 @@
 @testable import ARLive
 import ARRender
 import ARSimCLI
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -59,7 +60,7 @@ import Testing
 
   @Test("sequence 2⁶⁴ − 1 then another frame: out of order, no trap; written as the wire has it")
   func largestSequenceThenMore() throws {
-    let folder = try temporaryFolder("rx-max")
+    let folder = TemporaryFolder("live-rx-max").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let summary = try Self.receive([0, UInt64.max, 3, UInt64.max], into: folder)
     #expect(summary.frames == 4)
@@ -83,7 +84,7 @@ import Testing
 
   @Test("sequences ≥ 2⁶³ are not clamped: the line and the file name agree")
   func sequencesAboveInt64() throws {
-    let folder = try temporaryFolder("rx-2-63")
+    let folder = TemporaryFolder("live-rx-2-63").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let high: UInt64 = (1 << 63) + 5  // 9223372036854775813
     let summary = try Self.receive([high - 1, high], into: folder)
@@ -97,7 +98,7 @@ import Testing
 
   @Test("a header cut after sequence 2⁶⁴ − 1 is 'closed' in the middle of a frame, not a trap")
   func cutAfterLargestSequence() throws {
-    let folder = try temporaryFolder("rx-max-cut")
+    let folder = TemporaryFolder("live-rx-max-cut").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let summary = try Self.receive([UInt64.max], tail: Array("ARSF".utf8), into: folder)
     #expect(summary.frames == 1)
@@ -124,7 +125,7 @@ import Testing
     "a second receiver into a folder being received into: 75 naming the lock; the first's lines stay"
   )
   func secondReceiverRefused() throws {
-    let folder = try temporaryFolder("rx-lock")
+    let folder = TemporaryFolder("live-rx-lock").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let bound = PortBox()
     let first = Self.options(folder, acceptSeconds: 3)
@@ -153,7 +154,7 @@ import Testing
 
   @Test("--wait-for-lock: the second receiver waits for the first to finish, then runs")
   func secondReceiverWaits() throws {
-    let folder = try temporaryFolder("rx-lock-wait")
+    let folder = TemporaryFolder("live-rx-lock-wait").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let bound = PortBox()
     let first = Self.options(folder, acceptSeconds: 1)
@@ -174,7 +175,7 @@ import Testing
 
   @Test("no sender within --accept-timeout: 69, receive.json says 'timed out' with the detail")
   func noSender() throws {
-    let folder = try temporaryFolder("rx-nobody")
+    let folder = TemporaryFolder("live-rx-nobody").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let captured = CapturedOutput()
     let code = ARSimCLI.run(
@@ -191,7 +192,7 @@ import Testing
 
   @Test("a sender with the wrong token: 76, receive.json says 'rejected'")
   func rejectedToken() throws {
-    let folder = try temporaryFolder("rx-rejected")
+    let folder = TemporaryFolder("live-rx-rejected").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let bound = PortBox()
     let options = Self.options(folder)
@@ -215,7 +216,7 @@ import Testing
 
   @Test("a stale receive.json of an earlier run is gone once a new run starts")
   func staleSummaryRemoved() throws {
-    let folder = try temporaryFolder("rx-stale")
+    let folder = TemporaryFolder("live-rx-stale").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     _ = try Self.receive([0, 1, 2], into: folder)
     #expect(try Self.summaryFile(folder)["frames"] as? Int == 3)
@@ -228,7 +229,7 @@ import Testing
     "an --out that cannot be a folder is refused (73) before listening, even on a taken port",
     arguments: ["file", "file/sub"])
   func badOutput(suffix: String) throws {
-    let folder = try temporaryFolder("rx-bad-out")
+    let folder = TemporaryFolder("live-rx-bad-out").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     #expect(FileManager.default.createFile(atPath: folder + "/file", contents: Data("x".utf8)))
     // The port is taken: a receiver that listened first would exit 64 (address in use).

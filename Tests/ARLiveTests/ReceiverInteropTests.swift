@@ -1,5 +1,6 @@
 import ARLive
 import ARRender
+import ARTestSupport
 import Foundation
 import ARSimCLI
 import Testing
@@ -58,7 +59,7 @@ import Testing
 
   @Test("three frames with a gap: PNGs in the sent colour, received.jsonl and the gap report")
   func framesFromSocat() throws {
-    let folder = try temporaryFolder("receive-socat")
+    let folder = TemporaryFolder("live-receive-socat").path
     let payload = try Self.ffmpegPayload("0xC81E5A", folder: folder)
     try #require(payload.count == 12)
     let stream =
@@ -92,7 +93,7 @@ import Testing
 
   @Test("--no-png checks and counts only")
   func noPNG() throws {
-    let folder = try temporaryFolder("receive-nopng")
+    let folder = TemporaryFolder("live-receive-nopng").path
     let payload = try Self.ffmpegPayload("white", folder: folder)
     try Data(Self.header(sequence: 7, microseconds: (0, 1)) + payload).write(
       to: URL(fileURLWithPath: folder + "/frames.bin"))
@@ -106,7 +107,7 @@ import Testing
 
   @Test("the sender closing mid-frame: exit 69, the whole frames before it kept")
   func closedMidFrame() throws {
-    let folder = try temporaryFolder("receive-midframe")
+    let folder = TemporaryFolder("live-receive-midframe").path
     let payload = try Self.ffmpegPayload("white", folder: folder)
     try Data(
       Self.header(sequence: 0, microseconds: (0, 0)) + payload
@@ -125,7 +126,7 @@ import Testing
 
   @Test("a wrong token is rejected (76); a short one times out (69) in the handshake limit")
   func tokens() throws {
-    let folder = try temporaryFolder("receive-tokens")
+    let folder = TemporaryFolder("live-receive-tokens").path
     let (wrong, wrongText) = try receive(
       [], folder: folder, socatScript: "printf EXX; sleep 0.5", port: try freePort())
     #expect(wrong == 76)
@@ -143,7 +144,7 @@ import Testing
 
   @Test("a bad header is a protocol error (76) naming the field")
   func badHeader() throws {
-    let folder = try temporaryFolder("receive-bad")
+    let folder = TemporaryFolder("live-receive-bad").path
     var header = Self.header(sequence: 0, microseconds: (0, 0))
     header[39] = 13
     try Data(header + [UInt8](repeating: 0, count: 13)).write(
@@ -162,7 +163,7 @@ import Testing
     let code = run(
       arguments: [
         "receive", "--port", String(holder.endpoint.port), "--peer-token", "a", "--my-token",
-        "b", "--out", try temporaryFolder("inuse"),
+        "b", "--out", TemporaryFolder("live-inuse").path,
       ], output: captured.output)
     #expect(code == 64)
     #expect(captured.standardError.contains("address in use"))

@@ -1,5 +1,6 @@
 import ARLive
 import ARRender
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
 
   @Test("handshake and three I420 frames to socat; ffmpeg decodes the payload to the colour")
   func framesToSocat() throws {
-    let folder = try temporaryFolder("sender-socat")
+    let folder = TemporaryFolder("live-sender-socat").path
     let port = try freePort()
     let app = try socatApp(folder, tokenBytes: 7, reply: "APP-TOK", port: port)
     let sender = BroadcastSender(
@@ -67,7 +68,7 @@ import Testing
 
   @Test("an app answering with other bytes is rejected")
   func rejected() throws {
-    let folder = try temporaryFolder("sender-rejected")
+    let folder = TemporaryFolder("live-sender-rejected").path
     let port = try freePort()
     let app = try socatApp(folder, tokenBytes: 3, reply: "NOPE", port: port)
     let sender = BroadcastSender(
@@ -99,7 +100,7 @@ import Testing
 
   @Test("an app that never answers: the handshake times out in its limit")
   func handshakeTimeout() throws {
-    let folder = try temporaryFolder("sender-silent")
+    let folder = TemporaryFolder("live-sender-silent").path
     let port = try freePort()
     let app = try Child(
       socat, ["TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr", "SYSTEM:sleep 1"], directory: folder)
@@ -117,7 +118,7 @@ import Testing
 
   @Test("an app that closes after the token: closed")
   func closedDuringHandshake() throws {
-    let folder = try temporaryFolder("sender-closed")
+    let folder = TemporaryFolder("live-sender-closed").path
     let port = try freePort()
     let app = try Child(
       socat, ["TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr", "SYSTEM:head -c 1 >/dev/null"],

@@ -1,5 +1,6 @@
 import ARLive
 import ARRender
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -89,7 +90,7 @@ import Testing
 
   @Test("a sender that resets mid-frame: the receiver reports 'reset' and keeps the whole frames")
   func receiverSeesReset() throws {
-    let folder = try temporaryFolder("rx-reset")
+    let folder = TemporaryFolder("live-rx-reset").path
     var options = FrameReceiver.Options(
       endpoint: LoopbackEndpoint(port: 0),
       acceptor: BroadcastAcceptor(peerToken: "EXT", myToken: "APP", acceptTimeout: .seconds(5)),
@@ -137,7 +138,7 @@ import Testing
 
   @Test("ARSim to ARSim: FrameReceiver gets every frame the streamer sent, pixels within 2 levels")
   func arsimToARSim() throws {
-    let folder = try temporaryFolder("a2a")
+    let folder = TemporaryFolder("live-a2a").path
     let stop = StopSignal()
     var options = FrameReceiver.Options(
       endpoint: LoopbackEndpoint(port: 0),

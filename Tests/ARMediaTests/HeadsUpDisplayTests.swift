@@ -6,6 +6,7 @@ import ARScene
 import ARSession
 import ARSimCLI
 import ARSimTesting
+import ARTestSupport
 import ARText
 import Foundation
 import Testing
@@ -29,7 +30,7 @@ import Testing
   static func frames(_ scene: String, frame: Int) throws -> (plain: Image, hud: Image) {
     let loaded = try ReplayScene.load(
       path: RenderedRun.repository + "/Scenes/\(scene).json", registry: .builtIn)
-    let folder = try MediaTestSupport.temporaryFolder("hud")
+    let folder = TemporaryFolder("hud").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     var plain = ReplayOptions(
       outputDirectory: folder + "/plain", frameRange: frame...frame, threads: 2)
@@ -178,7 +179,7 @@ import Testing
 
   @Test("measure.tracking: a name for the whole run, or changes; unknown names are errors")
   func trackingInSceneFile() throws {
-    let folder = try MediaTestSupport.temporaryFolder("tracking")
+    let folder = TemporaryFolder("tracking").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let track = RenderedRun.repository + "/Scenes/Inputs/tum_fr1_xyz_groundtruth.txt"
     func scene(_ tracking: String) -> String {
@@ -230,7 +231,7 @@ final class RecordingOverlay: FrameOverlay, @unchecked Sendable {
   func peerNames() throws {
     let scene = try ReplayScene.load(
       path: RenderedRun.repository + "/Scenes/collab-three.json", registry: .builtIn)
-    let folder = try MediaTestSupport.temporaryFolder("collab-hud")
+    let folder = TemporaryFolder("collab-hud").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     var options = ReplayOptions(
       outputDirectory: folder + "/plain", frameRange: 150...150, threads: 2)

@@ -4,18 +4,10 @@ import ARVideoExport
 import Foundation
 import Testing
 
-/// Shared helpers: temporary folders, real tools (ffprobe, ffmpeg) run as child processes,
+/// Shared helpers: real tools (ffprobe, ffmpeg) run as child processes,
 /// error measures between images.
 enum MediaTestSupport {
   static var environment: [String: String] { ProcessInfo.processInfo.environment }
-
-  /// A fresh temporary folder (removed by the caller).
-  static func temporaryFolder(_ name: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-\(name)-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }
 
   /// The path of a tool on PATH, or a test failure.
   static func tool(_ name: String) throws -> String {

@@ -1,5 +1,6 @@
 import ARRender
 @testable import ARReport
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -52,7 +53,7 @@ import Testing
 
   @Test("text from the files is escaped: no markup from a scene name, event or folder gets in")
   func escaping() throws {
-    let folder = try MediaTestSupport.temporaryFolder("report-xss")
+    let folder = TemporaryFolder("report-xss").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>\"'&"
     let run: [String: Any] = [
@@ -86,7 +87,7 @@ import Testing
   /// 4 000 events, a 10 000-line trace: the worst case for thumbnail size.
   @Test("a 10 000-frame run gives a page under 3 MB with sampled thumbnails")
   func largeRun() throws {
-    let folder = try MediaTestSupport.temporaryFolder("report-large")
+    let folder = TemporaryFolder("report-large").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     var noise = Image(width: 640, height: 480)
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -133,7 +134,7 @@ import Testing
 
   @Test("a folder with nothing of a run gets no page (66); DIR/ reports as DIR")
   func emptyFolderAndTrailingSlash() throws {
-    let empty = try MediaTestSupport.temporaryFolder("report-empty")
+    let empty = TemporaryFolder("report-empty").path
     defer { try? FileManager.default.removeItem(atPath: empty) }
     let error = #expect(throws: InputError.self) { try ReplayReport().write(directory: empty) }
     #expect(error?.kind == .missingInput)
@@ -161,7 +162,7 @@ import Testing
     "participant views: a path and a sheet each, joins and leaves, messages lost from messages.jsonl"
   )
   func views() throws {
-    let folder = try MediaTestSupport.temporaryFolder("report-views")
+    let folder = TemporaryFolder("report-views").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try "{\"scene\":\"c\",\"fps\":10,\"frameCount\":3}".write(
       toFile: folder + "/run.json", atomically: true, encoding: .utf8)

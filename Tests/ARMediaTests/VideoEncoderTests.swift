@@ -1,4 +1,5 @@
 import ARRender
+import ARTestSupport
 import ARVideoExport
 import Foundation
 import Testing
@@ -42,7 +43,7 @@ import Testing
 
   @Test("an odd-sized run becomes an H.264 yuv420p MP4 with the stated tags, size and rate")
   func streamProperties() throws {
-    let folder = try MediaTestSupport.temporaryFolder("video")
+    let folder = TemporaryFolder("video").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/run.mp4"
     try Self.encode(
@@ -75,7 +76,7 @@ import Testing
   /// matrix (a tag mismatch) measures MAE 7.6 and 28 dB, so the bound sees the matrix.
   @Test("a decoded frame matches the frame that went in (BT.709 decode), and not with BT.601")
   func decodedFrameMatches() throws {
-    let folder = try MediaTestSupport.temporaryFolder("video")
+    let folder = TemporaryFolder("video").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/run.mp4"
     try Self.encode(
@@ -115,7 +116,7 @@ import Testing
 
   @Test("ffmpeg failing gives its last lines and leaves no video behind")
   func ffmpegFails() throws {
-    let folder = try MediaTestSupport.temporaryFolder("video")
+    let folder = TemporaryFolder("video").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/run.mp4"
     #expect {

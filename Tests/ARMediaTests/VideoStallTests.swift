@@ -1,5 +1,6 @@
 import ARChildProcess
 import ARReport
+import ARTestSupport
 import ARVideoExport
 import Foundation
 import Testing
@@ -26,7 +27,7 @@ import Testing
 
   @Test("--video with an ffmpeg that stops reading: 73 within the timeout, its words, PNGs whole")
   func stalledFFmpeg() throws {
-    let folder = try MediaTestSupport.temporaryFolder("video-stall")
+    let folder = TemporaryFolder("video-stall").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let scene = try WatchCommandTests.smallScene(in: folder)
     var environment = ProcessInfo.processInfo.environment
@@ -53,7 +54,7 @@ import Testing
 
   @Test("--video-timeout takes seconds and needs --video")
   func timeoutOption() throws {
-    let folder = try MediaTestSupport.temporaryFolder("video-timeout-option")
+    let folder = TemporaryFolder("video-timeout-option").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let scene = try WatchCommandTests.smallScene(in: folder)
     for (arguments, message) in [
@@ -70,7 +71,7 @@ import Testing
 
   @Test("a killed run's OUT.mp4.arsim-tmp-PID is removed and reported; a live one's is kept")
   func staleTemporaryRemoved() throws {
-    let folder = try MediaTestSupport.temporaryFolder("video-stale")
+    let folder = TemporaryFolder("video-stale").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let scene = try WatchCommandTests.smallScene(in: folder)
     // A process id that has ended: a child that ran and was reaped.

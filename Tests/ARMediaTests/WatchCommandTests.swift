@@ -2,6 +2,7 @@ import ARChildProcess
 import ARRender
 import ARReport
 import ARSimCLI
+import ARTestSupport
 import ARVideoExport
 import Foundation
 import Testing
@@ -24,7 +25,7 @@ import Testing
   @Test("arsim video: the run's frames as an MP4 whose frame 150 matches frame_00150.png")
   func videoOfFolder() throws {
     let folder = try RenderedRun.folder.get()
-    let out = try MediaTestSupport.temporaryFolder("video-cli")
+    let out = TemporaryFolder("video-cli").path
     defer { try? FileManager.default.removeItem(atPath: out) }
     let (code, text) = Self.run(["video", folder, out + "/house.mp4"])
     #expect(code == 0, "\(text)")
@@ -48,7 +49,7 @@ import Testing
 
   @Test("arsim video on a folder of participant views writes one video per view")
   func participantViews() throws {
-    let folder = try MediaTestSupport.temporaryFolder("video-views")
+    let folder = TemporaryFolder("video-views").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     for (view, count) in [("alice", 3), ("bob", 5)] {
       try FileManager.default.createDirectory(
@@ -105,7 +106,7 @@ import Testing
 
   @Test("render --hud --video --report: the MP4 holds the run's frames, the report is written")
   func renderWithEverything() throws {
-    let folder = try MediaTestSupport.temporaryFolder("render-watch")
+    let folder = TemporaryFolder("render-watch").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let scene = try Self.smallScene(in: folder)
     let (code, text) = Self.run([
@@ -128,7 +129,7 @@ import Testing
 
   @Test("arsim video and report show the last run's frames, not files an earlier run left")
   func earlierRunFramesLeftOut() throws {
-    let folder = try MediaTestSupport.temporaryFolder("watch-earlier-run")
+    let folder = TemporaryFolder("watch-earlier-run").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let scene = try Self.smallScene(in: folder)
     #expect(Self.run(["render", scene, "--frames", "10..21", "--out", folder + "/out"]).0 == 0)
@@ -144,7 +145,7 @@ import Testing
 
   @Test("render --video where ffmpeg fails: its words, exit 73, every PNG and run.json written")
   func renderVideoFails() throws {
-    let folder = try MediaTestSupport.temporaryFolder("render-video-fails")
+    let folder = TemporaryFolder("render-video-fails").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let scene = try Self.smallScene(in: folder)
     // A folder where ffmpeg's temporary output should be: real ffmpeg cannot open it. (A

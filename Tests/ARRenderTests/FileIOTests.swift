@@ -1,4 +1,5 @@
 import ARRender
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -13,8 +14,7 @@ struct FileIOTests {
   let root: String
 
   init() throws {
-    root = NSTemporaryDirectory() + "arsim-fileio-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    root = TemporaryFolder("fileio").path
   }
 
   /// The `S_IFMT` bits of `path` itself (links not followed), or nil when it is missing.

@@ -1,3 +1,4 @@
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -9,14 +10,7 @@ struct BenchOptionsTests {
   let root: String
 
   init() throws {
-    root = NSTemporaryDirectory() + "arsim-bench-options-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-  }
-
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
+    root = TemporaryFolder("bench-options").path
   }
 
   /// Three poses 0.1 s apart: frames 0…6 at 30 frames/s.
@@ -31,7 +25,7 @@ struct BenchOptionsTests {
 
   @Test("--size and --spheres set the output size and the load; the lines outside checks read stay")
   func sizeAndSpheres() throws {
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "bench", "B1", "--frames", "2", "--size", "320x240", "--spheres", "37",
       "--track", try shortTrack(), "--out", root + "/bench",
     ])
@@ -55,7 +49,7 @@ struct BenchOptionsTests {
       ["--spheres", "0"],
     ])
   func refused(option: [String]) {
-    let (code, output) = run(["bench", "B3", "--frames", "1"] + option)
+    let (code, output) = runCommand(["bench", "B3", "--frames", "1"] + option)
     #expect(code == 64, "\(output.standardError)")
     #expect(output.standardError.contains(option[0]))
   }
@@ -94,7 +88,7 @@ struct BenchOptionsTests {
 
   @Test("bench prints the processor line")
   func processorLine() throws {
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "bench", "B3", "--frames", "1", "--size", "64x48", "--spheres", "3",
       "--track", try shortTrack(), "--out", root + "/bench",
     ])

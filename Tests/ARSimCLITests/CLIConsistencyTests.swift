@@ -1,4 +1,5 @@
 import ARRender
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -11,31 +12,21 @@ struct CLIConsistencyTests {
   let root: String
 
   init() throws {
-    root = NSTemporaryDirectory() + "arsim-consistency-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    root = TemporaryFolder("consistency").path
   }
 
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
-  }
-
-  /// `Tests/ARReplayTests/__Fixtures__/quickdraw/NAME`.
-  static func quickDraw(_ name: String) -> String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("ARReplayTests/__Fixtures__/quickdraw/\(name)").path
-  }
+  /// `Tests/__Fixtures__/quickdraw/NAME`.
+  static func quickDraw(_ name: String) -> String { Fixtures.path("quickdraw/" + name) }
 
   @Test("--instruction-set is case-insensitive like the scene names")
   func instructionSetCase() {
     // Parsing passes, so the run gets as far as the missing track (66), not a usage error.
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "bench", "b3", "--instruction-set", "AVX2", "--track", root + "/none.txt", "--out", root,
     ])
     #expect(code == 66, "\(output.standardError)")
     #expect(output.standardError.contains(root + "/none.txt"))
-    let (wrong, wrongOutput) = run(["bench", "b3", "--instruction-set", "AVX3"])
+    let (wrong, wrongOutput) = runCommand(["bench", "b3", "--instruction-set", "AVX3"])
     #expect(wrong == 64)
     #expect(
       wrongOutput.standardError.contains(
@@ -49,7 +40,7 @@ struct CLIConsistencyTests {
       (["compare", "a.png", "b.png", "--exact", "--exact"], "--exact given twice"),
     ])
   func repeatedFlag(arguments: [String], message: String) {
-    let (code, output) = run(arguments)
+    let (code, output) = runCommand(arguments)
     #expect(code == 64)
     #expect(output.standardError.contains(message), "\(output.standardError)")
   }
@@ -74,7 +65,7 @@ struct CLIConsistencyTests {
       (["help", "compare"], "compare", "  arsim compare EXPECTED ACTUAL"),
     ])
   func commandHelp(arguments: [String], command: String, firstLine: String) {
-    let (code, output) = run(arguments)
+    let (code, output) = runCommand(arguments)
     #expect(code == 0)
     let lines = output.standardOutput.split(separator: "\n").map(String.init)
     #expect(lines.first == "USAGE:")
@@ -88,7 +79,7 @@ struct CLIConsistencyTests {
 
   @Test("help with a word that is no command is a usage error naming it")
   func helpUnknownTopic() {
-    let (code, output) = run(["help", "rendr"])
+    let (code, output) = runCommand(["help", "rendr"])
     #expect(code == 64)
     #expect(output.standardError.contains("no command 'rendr'"))
     #expect(output.standardOutput.isEmpty)
@@ -96,17 +87,17 @@ struct CLIConsistencyTests {
 
   @Test("help help is the overview; help with two words is a usage error")
   func helpEdges() {
-    let (code, output) = run(["help", "help"])
+    let (code, output) = runCommand(["help", "help"])
     #expect(code == 0)
     #expect(output.standardOutput.hasPrefix("USAGE: arsim <command>"))
-    let (twoCode, twoOutput) = run(["help", "bench", "extra"])
+    let (twoCode, twoOutput) = runCommand(["help", "bench", "extra"])
     #expect(twoCode == 64)
     #expect(twoOutput.standardError.contains("help takes one command, got 2 words"))
   }
 
   @Test("track --help lists both subcommands, continuation lines kept aligned")
   func trackHelp() {
-    let (_, output) = run(["track", "convert", "--help"])
+    let (_, output) = runCommand(["track", "convert", "--help"])
     #expect(
       output.standardOutput.hasPrefix(
         """
@@ -135,7 +126,7 @@ struct CLIConsistencyTests {
       ),
     ])
   func echoedNumbers(arguments: [String], message: String) {
-    let (code, output) = run(arguments)
+    let (code, output) = runCommand(arguments)
     #expect(code == 64)
     #expect(output.standardError.contains(message), "\(output.standardError)")
   }
@@ -152,7 +143,7 @@ struct CLIConsistencyTests {
       (["--start", "1000000"], "beyond the stroke-log limit of 1000000.0 s"),
     ])
   func quickDrawBounds(options: [String], message: String) {
-    let (code, output) = run(
+    let (code, output) = runCommand(
       [
         "strokes", "from-quickdraw", Self.quickDraw("simplified_circle_0-2.ndjson"), "--drawing",
         "0",
@@ -170,13 +161,17 @@ struct CLIConsistencyTests {
     let path = root + "/wide.ndjson"
     try FileIO.writeAtomically(
       Array("{\"word\":\"line\",\"drawing\":[[[0,1000000],[0,0]]]}\n".utf8), to: path)
-    let (code, output) = run(["strokes", "from-quickdraw", path, "--drawing", "0", "--scale", "3"])
+    let (code, output) = runCommand([
+      "strokes", "from-quickdraw", path, "--drawing", "0", "--scale", "3",
+    ])
     #expect(code == 64)
     #expect(
       output.standardError.contains(
         "--scale puts point (-1500000.0, 0.0) beyond ±1000000.0 points from the view centre"),
       "\(output.standardError)")
-    let (ok, okOutput) = run(["strokes", "from-quickdraw", path, "--drawing", "0", "--scale", "2"])
+    let (ok, okOutput) = runCommand([
+      "strokes", "from-quickdraw", path, "--drawing", "0", "--scale", "2",
+    ])
     #expect(ok == 0, "\(okOutput.standardError)")
     #expect(okOutput.standardOutput.contains("[(-1000000.0, 0.0), (1000000.0, 0.0)]"))
   }

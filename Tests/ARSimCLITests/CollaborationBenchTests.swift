@@ -1,4 +1,5 @@
 import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -10,14 +11,7 @@ struct CollaborationBenchTests {
   let root: String
 
   init() throws {
-    root = NSTemporaryDirectory() + "arsim-b4-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-  }
-
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
+    root = TemporaryFolder("b4").path
   }
 
   /// An ARKit data-logger track (nanosecond time stamp, 3 × 4 pose): 21 poses 0.1 s apart.
@@ -32,7 +26,7 @@ struct CollaborationBenchTests {
   func threeParticipants() throws {
     let track = try writeTrack()
     let out = root + "/bench"
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "bench", "B4", "--participants", "3", "--frames", "2", "--track", track, "--out", out,
       "--threads", "1",
     ])
@@ -61,7 +55,7 @@ struct CollaborationBenchTests {
     for arguments in [
       ["B4", "--participants", "1"], ["B4", "--participants", "65"], ["B3", "--participants", "4"],
     ] {
-      let (code, output) = run(["bench"] + arguments + ["--frames", "1"])
+      let (code, output) = runCommand(["bench"] + arguments + ["--frames", "1"])
       #expect(code == 64, "\(arguments) \(output.standardError)")
       #expect(output.standardError.contains("--participants"), "\(output.standardError)")
     }

@@ -1,26 +1,16 @@
 import ARRender
+import ARTestSupport
 import Foundation
 import Testing
 
 @testable import ARSimCLI
-
-/// Captured standard output and error of an in-process run.
-final class CapturedOutput: @unchecked Sendable {
-  var standardOutput = ""
-  var standardError = ""
-  var output: CommandOutput {
-    CommandOutput(
-      standardOutput: { self.standardOutput += $0 }, standardError: { self.standardError += $0 })
-  }
-}
 
 @Suite("arsim compare")
 struct CompareCommandTests {
   let root: String
 
   init() throws {
-    root = NSTemporaryDirectory() + "arsim-compare-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    root = TemporaryFolder("compare").path
   }
 
   static func image(change: (Int, Int, (UInt8, UInt8, UInt8, UInt8))? = nil) -> Image {
@@ -39,9 +29,7 @@ struct CompareCommandTests {
   }
 
   func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: ["compare"] + arguments, output: captured.output)
-    return (code, captured)
+    runCommand(["compare"] + arguments)
   }
 
   @Test("identical files exit 0")

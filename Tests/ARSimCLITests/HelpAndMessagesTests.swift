@@ -1,4 +1,5 @@
 import ARLive
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -9,15 +10,7 @@ import Testing
 /// Ctrl-C says so once, and a typo gets the nearest name instead of the whole usage.
 @Suite("help and messages")
 struct HelpAndMessagesTests {
-  static let repository =
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
-  }
+  static let repository = URL(fileURLWithPath: Fixtures.repository)
 
   static func readme() throws -> String {
     try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
@@ -25,7 +18,7 @@ struct HelpAndMessagesTests {
 
   @Test("arsim help bench shows bench live --track; README's bench rows list --track and --out")
   func benchOptions() throws {
-    let (code, output) = run(["help", "bench"])
+    let (code, output) = runCommand(["help", "bench"])
     #expect(code == 0)
     let live =
       output.standardOutput.components(separatedBy: "arsim bench live").dropFirst()
@@ -46,7 +39,7 @@ struct HelpAndMessagesTests {
     let command = "$ arsim track info Scenes/Inputs/tum_fr1_xyz_groundtruth.txt\n"
     let after = try #require(readme.components(separatedBy: command).dropFirst().first)
     let sample = after.split(separator: "\n").prefix { !$0.hasPrefix("$") && $0 != "```" }
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "track", "info",
       Self.repository.appendingPathComponent(
         "Scenes/Inputs/tum_fr1_xyz_groundtruth.txt"
@@ -61,7 +54,7 @@ struct HelpAndMessagesTests {
   func framesOption() throws {
     let root = try VideoOverwriteTests.makeRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "render", root + "/scene.json", "--frames", "400", "--out", root + "/o",
     ])
     #expect(code == 64)
@@ -69,7 +62,7 @@ struct HelpAndMessagesTests {
     #expect(
       output.standardError.contains(
         "scene.json: --frames 400 is outside the scene's frames 0..3"), "\(output.standardError)")
-    let (_, participant) = run([
+    let (_, participant) = runCommand([
       "render", root + "/collab.json", "--participant", "C", "--out", root + "/o",
     ])
     #expect(!participant.standardError.contains("field"), "\(participant.standardError)")
@@ -111,7 +104,7 @@ struct HelpAndMessagesTests {
       (["render", "x.json", "--zzz"], "unknown option '--zzz' (--help lists the options)"),
     ])
   func nearestName(arguments: [String], message: String) {
-    let (code, output) = run(arguments)
+    let (code, output) = runCommand(arguments)
     #expect(code == 64)
     #expect(output.standardError.contains(message), "\(output.standardError)")
     #expect(!output.standardError.contains("COMMANDS:"), "\(output.standardError)")

@@ -1,4 +1,5 @@
 import ARRender
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -6,20 +7,14 @@ import Testing
 
 /// `arsim render --helper-view` through the command line.
 @Suite struct HelperViewCommandTests {
-  static let scenes = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenes").path
-
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
-  }
+  static let scenes = Fixtures.repositoryPath("Scenes")
 
   @Test("writes DIR/helper/frame_NNNNN.png at the helper's screen size for each frame written")
   func writesHelperFrames() throws {
-    let out = NSTemporaryDirectory() + "arsim-helper-cli-\(UUID().uuidString)"
-    defer { try? FileManager.default.removeItem(atPath: out) }
-    let (code, output) = run([
+    let temporary = TemporaryFolder("helper-cli")
+    defer { temporary.remove() }
+    let out = temporary.file("out")
+    let (code, output) = runCommand([
       "render", Self.scenes + "/tum-desk-circle-surface.json", "--frames", "100..101",
       "--threads", "1", "--helper-view", "--out", out,
     ])
@@ -32,12 +27,12 @@ import Testing
 
   @Test("refused (64) for a scene without remoteAssist and together with --shard")
   func refused() {
-    let (measure, measureOutput) = run([
+    let (measure, measureOutput) = runCommand([
       "render", Self.scenes + "/tum-measure.json", "--helper-view", "--out", "/nonexistent/x",
     ])
     #expect(measure == 64)
     #expect(measureOutput.standardError.contains("remoteAssist"))
-    let (shard, shardOutput) = run([
+    let (shard, shardOutput) = runCommand([
       "render", Self.scenes + "/tum-desk-circle.json", "--helper-view", "--shard", "1/2",
       "--out", "/nonexistent/x",
     ])

@@ -1,3 +1,4 @@
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -5,9 +6,7 @@ import Testing
 /// their peers, and README.md's Requirements lists exactly what each installs.
 @Suite("Scripts/install-dependencies")
 struct InstallerTests {
-  static let repository =
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let repository = URL(fileURLWithPath: Fixtures.repository)
 
   /// The packages `Scripts/install-dependencies ARGUMENTS --list` prints.
   static func listed(_ arguments: [String]) throws -> [String] {

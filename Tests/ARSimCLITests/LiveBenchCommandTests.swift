@@ -1,4 +1,5 @@
 import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -7,11 +8,7 @@ import Testing
 /// `arsim bench live`: its folder and its verdict when nothing arrived.
 @Suite("arsim bench live")
 struct LiveBenchCommandTests {
-  static let track =
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent(
-      "Scenes/Inputs/arkit_datalogger_camera_pose.txt"
-    ).path
+  static let track = Fixtures.repositoryPath("Scenes/Inputs/arkit_datalogger_camera_pose.txt")
 
   /// Two frames (0.1 s at 10 frames/s) at 64 × 36, unpaced.
   static let short = [
@@ -19,15 +16,9 @@ struct LiveBenchCommandTests {
     "--as-fast-as-possible", "--threads", "1", "--track", track,
   ]
 
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
-  }
-
   @Test("without --out: a new private folder in $TMPDIR, removed afterwards")
   func privateFolder() throws {
-    let (code, output) = run(Self.short)
+    let (code, output) = runCommand(Self.short)
     #expect(code == 0, "\(output.standardError)")
     #expect(output.standardOutput.contains("received 2, 0 missing"), "\(output.standardOutput)")
     let line = output.standardOutput.split(separator: "\n").first {
@@ -44,13 +35,14 @@ struct LiveBenchCommandTests {
 
   @Test("a sender that cannot write (its folder locked by another run) is an error, not 0")
   func nothingReceived() throws {
-    let out = NSTemporaryDirectory() + "arsim-live-bench-\(UUID().uuidString)"
-    defer { try? FileManager.default.removeItem(atPath: out) }
+    let temporary = TemporaryFolder("live-bench")
+    defer { temporary.remove() }
+    let out = temporary.file("out")
     try FileIO.createDirectory(out + "/sent")
     // What a concurrent run into the same folder holds.
     let lock = try OutputFolder(out + "/sent").lock(waiting: false)
     defer { lock.release() }
-    let (code, output) = run(Self.short + ["--out", out])
+    let (code, output) = runCommand(Self.short + ["--out", out])
     #expect(code != 0, "\(output.standardOutput)")
     #expect(code == 75, "\(output.standardError)")
     #expect(output.standardError.contains(out + "/sent"), "\(output.standardError)")

@@ -1,3 +1,4 @@
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -7,15 +8,7 @@ import Testing
 /// views is refused before any socket or file, as `--helper-view` refuses a scene without
 /// remoteAssist.
 @Suite struct LiveSceneRefusalTests {
-  static let collab =
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Scenes/collab-three.json").path
-
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
-  }
+  static let collab = Fixtures.repositoryPath("Scenes/collab-three.json")
 
   @Test(
     "a collaborative scene: 64, naming the option, the views and what to run instead",
@@ -30,7 +23,7 @@ import Testing
     ])
   func refused(arguments: [String], named: String) {
     let out = NSTemporaryDirectory() + "arsim-live-refusal-\(UUID().uuidString)"
-    let (code, output) = run(arguments + ["--out", out])
+    let (code, output) = runCommand(arguments + ["--out", out])
     #expect(code == 64, "\(output.standardError)")
     #expect(
       output.standardError.contains(

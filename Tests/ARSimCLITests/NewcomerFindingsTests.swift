@@ -1,4 +1,5 @@
 import ARRender
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -11,14 +12,7 @@ struct NewcomerFindingsTests {
   let root: String
 
   init() throws {
-    root = NSTemporaryDirectory() + "arsim-newcomer-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-  }
-
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
+    root = TemporaryFolder("newcomer").path
   }
 
   @Test(
@@ -28,14 +22,14 @@ struct NewcomerFindingsTests {
       ["bench", "B3", "--out", ""], ["compare", "a.png", "b.png", "--diff", ""],
     ])
   func emptyValue(arguments: [String]) {
-    let (code, output) = run(arguments)
+    let (code, output) = runCommand(arguments)
     #expect(code == 64)
     #expect(output.standardError.contains("needs a non-empty value"))
   }
 
   @Test("a scene that is an endless device is refused as not a regular file, without reading")
   func endlessScene() {
-    let (code, output) = run(["render", "/dev/zero"])
+    let (code, output) = runCommand(["render", "/dev/zero"])
     #expect(code == 66)
     #expect(
       output.standardError.contains("/dev/zero: is not a regular file but a character device"))
@@ -62,7 +56,7 @@ struct NewcomerFindingsTests {
       ["compare", root + "/frames", root + "/frames", "--diff", root + "/frames/report"],
     ] {
       let before = try FileIO.read(a)
-      let (code, output) = run(arguments)
+      let (code, output) = runCommand(arguments)
       #expect(code == 64, "\(arguments)")
       #expect(output.standardError.contains("would overwrite the input"))
       #expect(try FileIO.read(a) == before)
@@ -76,14 +70,14 @@ struct NewcomerFindingsTests {
       try FileManager.default.createDirectory(
         atPath: root + "/" + name, withIntermediateDirectories: true)
     }
-    let (code, output) = run(["compare", root + "/expected", root + "/actual"])
+    let (code, output) = runCommand(["compare", root + "/expected", root + "/actual"])
     #expect(code == 66)
     #expect(output.standardError.contains("no PNG files"))
   }
 
   @Test("bench: supersampling above the scene format's 8 is a usage error")
   func benchSupersampling() {
-    let (code, output) = run(["bench", "B3", "--frames", "1", "--supersampling", "9"])
+    let (code, output) = runCommand(["bench", "B3", "--frames", "1", "--supersampling", "9"])
     #expect(code == 64)
     #expect(output.standardError.contains("--supersampling '9': expected an integer in 1…8"))
   }
@@ -95,7 +89,7 @@ struct NewcomerFindingsTests {
     let track = root + "/short.txt"
     let rows = (0..<3).map { i in "\(i * 100_000_000) 1 0 0 0 0 1 0 0 0 0 1 0" }
     try FileIO.writeAtomically(Array((rows.joined(separator: "\n") + "\n").utf8), to: track)
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "bench", "B3", "--frames", "8", "--track", track, "--out", root + "/bench",
     ])
     #expect(code == 65, "\(output.standardError)")
@@ -107,7 +101,7 @@ struct NewcomerFindingsTests {
   func benchOutIsFile() throws {
     let file = root + "/file"
     try FileIO.writeAtomically([1], to: file)
-    let (code, output) = run(["bench", "B3", "--frames", "1", "--out", file])
+    let (code, output) = runCommand(["bench", "B3", "--frames", "1", "--out", file])
     #expect(code == 73, "\(output.standardError)")
     #expect(!output.standardError.contains("NSCocoaErrorDomain"))
   }
@@ -118,7 +112,7 @@ struct NewcomerFindingsTests {
     let rows = (0..<3).map { i in "\(i * 100_000_000) 1 0 0 0 0 1 0 0 0 0 1 0" }
     try FileIO.writeAtomically(Array((rows.joined(separator: "\n") + "\n").utf8), to: track)
     for frames in ["1", "8"] {  // a finished run, and one that fails (the track is too short)
-      let (code, output) = run(["bench", "B3", "--frames", frames, "--track", track])
+      let (code, output) = runCommand(["bench", "B3", "--frames", frames, "--track", track])
       #expect(code == (frames == "1" ? 0 : 65), "\(output.standardError)")
       let line = output.standardOutput.split(separator: "\n").first {
         $0.hasPrefix("bench: writing into ")

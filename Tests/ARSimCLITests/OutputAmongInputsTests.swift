@@ -1,3 +1,4 @@
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -7,17 +8,12 @@ import Testing
 /// inputs it holds (issue 27, item 18).
 @Suite("--out among the scene's inputs")
 struct OutputAmongInputsTests {
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
-  }
 
   @Test("render --out the scene's folder: a warning naming the inputs there; the run goes on")
   func sceneFolder() throws {
     let root = try VideoOverwriteTests.makeRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
-    let (code, output) = run(["render", root + "/scene.json", "--out", root + "/."])
+    let (code, output) = runCommand(["render", root + "/scene.json", "--out", root + "/."])
     #expect(code == 0, "\(output.standardError)")
     #expect(
       output.standardError.contains(
@@ -31,12 +27,12 @@ struct OutputAmongInputsTests {
   func inputsFolderAndOwnFolder() throws {
     let root = try VideoOverwriteTests.makeRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
-    let (_, inside) = run(["render", root + "/scene.json", "--out", root + "/Inputs"])
+    let (_, inside) = runCommand(["render", root + "/scene.json", "--out", root + "/Inputs"])
     #expect(
       inside.standardError.contains(
         "holds the scene's inputs 'track.txt' and 'strokes.jsonl': the run's files"),
       "\(inside.standardError)")
-    let (code, own) = run(["render", root + "/scene.json", "--out", root + "/o"])
+    let (code, own) = runCommand(["render", root + "/scene.json", "--out", root + "/o"])
     #expect(code == 0)
     #expect(!own.standardError.contains("holds the scene's"), "\(own.standardError)")
   }

@@ -1,4 +1,5 @@
 import ARRender
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -8,18 +9,13 @@ import Testing
 /// any work, and the folder is not created (issue 27, item 17).
 @Suite("output folders are checked before any work")
 struct OutputFolderCheckTests {
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
-  }
 
   @Test("render --video into a missing folder: 73 before the first frame, nothing created")
   func renderVideo() throws {
     let root = try VideoOverwriteTests.makeRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
     for scene in ["scene.json", "collab.json"] {
-      let (code, output) = run([
+      let (code, output) = runCommand([
         "render", root + "/" + scene, "--out", root + "/o", "--video", root + "/none/v.mp4",
       ])
       #expect(code == 73, "\(output.standardError)")
@@ -48,7 +44,7 @@ struct OutputFolderCheckTests {
   func folderIsAFile() throws {
     let root = try VideoOverwriteTests.makeRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "render", root + "/scene.json", "--out", root + "/o", "--video",
       root + "/scene.json/v.mp4",
     ])
@@ -77,7 +73,7 @@ struct OutputFolderCheckTests {
       (["compare", root + "/a.png", root + "/a.png", "--diff", missing + "/d.png"], "--diff"),
     ]
     for (arguments, label) in cases {
-      let (code, output) = run(arguments)
+      let (code, output) = runCommand(arguments)
       #expect(code == 73, "\(arguments[0]): \(output.standardError)")
       #expect(
         output.standardError.contains("\(label): the folder '\(missing)' does not exist"),

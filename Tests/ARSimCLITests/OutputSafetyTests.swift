@@ -1,4 +1,5 @@
 import ARRender
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -18,20 +19,13 @@ struct OutputSafetyTests {
   static let drawing = "{\"word\": \"cat\", \"drawing\": [[[0, 10, 20], [0, 10, 5]]]}\n"
 
   init() throws {
-    root = NSTemporaryDirectory() + "arsim-outsafe-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    root = TemporaryFolder("outsafe").path
     try FileIO.writeAtomically(Array(Self.track.utf8), to: root + "/in.txt")
     try FileIO.writeAtomically(Array(Self.drawing.utf8), to: root + "/q.ndjson")
     try Image(width: 2, height: 2).writePNG(to: root + "/a.png")
     var b = Image(width: 2, height: 2)
     b[0, 0] = (255, 255, 255, 255)
     try b.writePNG(to: root + "/b.png")
-  }
-
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
   }
 
   func type(_ path: String) -> mode_t? {
@@ -57,7 +51,7 @@ struct OutputSafetyTests {
   func fifo(command: [String]) throws {
     let fifo = root + "/pipe"
     #expect(mkfifo(fifo, 0o644) == 0)
-    let (code, output) = run(expand(command, out: fifo))
+    let (code, output) = runCommand(expand(command, out: fifo))
     #expect(code == 73, "\(output.standardError)")
     #expect(output.standardError.contains(fifo + ": is not a regular file"))
     #expect(type(fifo) == S_IFIFO)
@@ -70,7 +64,7 @@ struct OutputSafetyTests {
     try FileIO.writeAtomically(Array("victim".utf8), to: root + "/target")
     try FileManager.default.createSymbolicLink(
       atPath: root + "/link", withDestinationPath: "target")
-    let (code, output) = run(expand(command, out: root + "/link"))
+    let (code, output) = runCommand(expand(command, out: root + "/link"))
     #expect(code == 73, "\(output.standardError)")
     #expect(output.standardError.contains(root + "/link: is a symbolic link"))
     #expect(type(root + "/link") == S_IFLNK)
@@ -82,7 +76,7 @@ struct OutputSafetyTests {
     try FileManager.default.createSymbolicLink(
       atPath: root + "/alias.txt", withDestinationPath: "in.txt")
     for out in [root + "/in.txt", root + "/./in.txt", root + "/alias.txt"] {
-      let (code, output) = run([
+      let (code, output) = runCommand([
         "track", "convert", root + "/in.txt", "--format", "tum", "--to", "tum", out,
       ])
       #expect(code == 64, "\(out): \(output.standardError)")
@@ -94,7 +88,7 @@ struct OutputSafetyTests {
 
   @Test("strokes from-quickdraw refuses an --out that is its input")
   func strokesOverInput() throws {
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "strokes", "from-quickdraw", root + "/q.ndjson", "--drawing", "0", "--out",
       root + "/../" + (root as NSString).lastPathComponent + "/q.ndjson",
     ])

@@ -2,19 +2,13 @@ import ARFormats
 import ARSimCLI
 import ARTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct TrackCommandTests {
   /// Runs `arsim ARGUMENTS` in process; returns the exit code, stdout and stderr.
   static func run(_ arguments: [String]) -> (Int32, String, String) {
-    let out = Mutex("")
-    let err = Mutex("")
-    let output = CommandOutput(
-      standardOutput: { text in out.withLock { $0 += text } },
-      standardError: { text in err.withLock { $0 += text } })
-    let code = ARSimCLI.run(arguments: arguments, output: output)
-    return (code, out.withLock { $0 }, err.withLock { $0 })
+    let (status, output) = runCommand(arguments)
+    return (status, output.standardOutput, output.standardError)
   }
 
   /// The value of `name:` in `track info` output.

@@ -1,4 +1,5 @@
 import ARRender
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -36,7 +37,7 @@ struct VideoOverwriteTests {
 
   /// A new folder with `scene.json`, `collab.json` and `Inputs/`; the caller removes it.
   static func makeRoot() throws -> String {
-    let root = NSTemporaryDirectory() + "arsim-video-overwrite-\(UUID().uuidString)"
+    let root = TemporaryFolder("video-overwrite").path
     try FileManager.default.createDirectory(
       atPath: root + "/Inputs", withIntermediateDirectories: true)
     for (name, text) in [
@@ -48,12 +49,6 @@ struct VideoOverwriteTests {
     return root
   }
 
-  func run(_ arguments: [String]) -> (Int32, CapturedOutput) {
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(arguments: arguments, output: captured.output)
-    return (code, captured)
-  }
-
   func bytes(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
   @Test(
@@ -63,7 +58,7 @@ struct VideoOverwriteTests {
     let root = try Self.makeRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
     let before = try bytes(root + "/" + input)
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "render", root + "/scene.json", "--frames", "0..2", "--out", root + "/o", "--video",
       root + "/" + input,
     ])
@@ -83,7 +78,7 @@ struct VideoOverwriteTests {
   func renderOverOwnOutputNotYetWritten(name: String) throws {
     let root = try Self.makeRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "render", root + "/scene.json", "--frames", "0..2", "--out", root + "/o3", "--video",
       root + "/o3/" + name,
     ])
@@ -98,7 +93,9 @@ struct VideoOverwriteTests {
   func renderOverOwnTrace() throws {
     let root = try Self.makeRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
-    let first = run(["render", root + "/scene.json", "--frames", "0..2", "--out", root + "/o4"])
+    let first = runCommand([
+      "render", root + "/scene.json", "--frames", "0..2", "--out", root + "/o4",
+    ])
     #expect(first.0 == 0, "\(first.1.standardError)")
     let trace = try bytes(root + "/o4/trace.jsonl")
     #expect(String(decoding: trace, as: UTF8.self).split(separator: "\n").count == 3)
@@ -107,7 +104,7 @@ struct VideoOverwriteTests {
     for video in [
       root + "/o4/trace.jsonl", root + "/o4/../o4/./trace.jsonl", root + "/link/trace.jsonl",
     ] {
-      let (code, output) = run([
+      let (code, output) = runCommand([
         "render", root + "/scene.json", "--frames", "0..2", "--out", root + "/o4", "--video",
         video,
       ])
@@ -121,7 +118,7 @@ struct VideoOverwriteTests {
     let root = try Self.makeRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
     let before = try bytes(root + "/Inputs/take-B.mp4")
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "render", root + "/collab.json", "--frames", "0..2", "--out", root + "/o", "--video",
       root + "/Inputs/take.mp4",
     ])
@@ -165,7 +162,7 @@ struct VideoOverwriteTests {
       "alice/frame_00001.png", "alice/run.json",
     ]
     let before = try files.map { try bytes(root + "/o/" + $0) }
-    let (code, output) = run(["video", root + "/o", root + "/" + out])
+    let (code, output) = runCommand(["video", root + "/o", root + "/" + out])
     #expect(code == 64, "\(output.standardError)")
     #expect(
       output.standardError.contains("would overwrite the run's file"), "\(output.standardError)")

@@ -1,4 +1,5 @@
 import ARRender
+import ARTestSupport
 import Glibc
 import Testing
 
@@ -6,16 +7,6 @@ import Testing
 
 @Suite("GoldenVerifier")
 struct GoldenVerifierTests {
-  /// A fresh temporary folder.
-  static func temporaryDirectory() throws -> String {
-    var template = Array("/tmp/arsim-golden-test-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { buffer in
-      buffer.baseAddress.map { mkdtemp($0) != nil } ?? false
-    }
-    try #require(made)
-    return String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
 
   static func image() -> Image {
     var image = Image(width: 4, height: 3, fill: (20, 40, 60, 255))
@@ -31,7 +22,7 @@ struct GoldenVerifierTests {
 
   @Test("a missing reference is recorded and the run fails on purpose; then it passes")
   func recordsMissing() throws {
-    let root = try Self.temporaryDirectory()
+    let root = TemporaryFolder("golden-test").path
     let message = try #require(
       verifier(root, .missing).verify(Self.image(), named: "frame", tolerance: .exact))
     let golden = root + "/__Goldens__/Suite/frame.png"
@@ -43,7 +34,7 @@ struct GoldenVerifierTests {
 
   @Test("with ARSIM_RECORD=never a missing reference fails and nothing is written")
   func neverRecords() throws {
-    let root = try Self.temporaryDirectory()
+    let root = TemporaryFolder("golden-test").path
     let message = try #require(
       verifier(root, .never).verify(Self.image(), named: "frame", tolerance: .exact))
     #expect(message.contains("No golden image at \(root)/__Goldens__/Suite/frame.png"))
@@ -52,7 +43,7 @@ struct GoldenVerifierTests {
 
   @Test("a one-pixel change fails naming the file, the count and the artifact paths")
   func onePixelChange() throws {
-    let root = try Self.temporaryDirectory()
+    let root = TemporaryFolder("golden-test").path
     _ = verifier(root, .missing).verify(Self.image(), named: "frame", tolerance: .exact)
     var changed = Self.image()
     changed[3, 2] = (20, 40, 61, 255)
@@ -73,7 +64,7 @@ struct GoldenVerifierTests {
 
   @Test("a perceptual tolerance accepts a change below the threshold")
   func perceptualTolerance() throws {
-    let root = try Self.temporaryDirectory()
+    let root = TemporaryFolder("golden-test").path
     _ = verifier(root, .missing).verify(Self.image(), named: "frame", tolerance: .exact)
     var changed = Self.image()
     changed[3, 2] = (20, 40, 61, 255)
@@ -88,7 +79,7 @@ struct GoldenVerifierTests {
 
   @Test("ARSIM_RECORD=failed rewrites a mismatching reference and fails")
   func failedRerecords() throws {
-    let root = try Self.temporaryDirectory()
+    let root = TemporaryFolder("golden-test").path
     _ = verifier(root, .missing).verify(Self.image(), named: "frame", tolerance: .exact)
     let other = Image(width: 4, height: 3)
     let message = try #require(
@@ -100,7 +91,7 @@ struct GoldenVerifierTests {
 
   @Test("ARSIM_RECORD=all rewrites even a matching reference and fails")
   func allRerecords() throws {
-    let root = try Self.temporaryDirectory()
+    let root = TemporaryFolder("golden-test").path
     _ = verifier(root, .missing).verify(Self.image(), named: "frame", tolerance: .exact)
     let message = verifier(root, .all).verify(Self.image(), named: "frame", tolerance: .exact)
     #expect(message?.contains("ARSIM_RECORD=all") == true)
@@ -108,7 +99,7 @@ struct GoldenVerifierTests {
 
   @Test("a size change is reported as such")
   func sizeMismatch() throws {
-    let root = try Self.temporaryDirectory()
+    let root = TemporaryFolder("golden-test").path
     _ = verifier(root, .missing).verify(Self.image(), named: "frame", tolerance: .exact)
     let message = try #require(
       verifier(root, .never).verify(Image(width: 3, height: 4), named: "frame", tolerance: .exact))

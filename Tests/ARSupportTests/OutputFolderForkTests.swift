@@ -1,4 +1,5 @@
 import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -12,10 +13,9 @@ import Testing
 struct OutputFolderForkTests {
   @Test("a lock released while a forked child still holds its descriptor can be taken again")
   func releaseUnlocksForChildren() throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-fork-lock-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("fork-lock")
+    defer { temporary.remove() }
+    let folder = temporary.path
     let output = try OutputFolder(folder)
     let lock = try output.lock(waiting: false)
     var gate: [Int32] = [0, 0]

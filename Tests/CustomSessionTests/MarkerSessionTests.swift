@@ -2,6 +2,7 @@ import ARRender
 import ARReplay
 import ARSession
 import ARSimCLI
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -24,8 +25,7 @@ struct MarkerSessionTests {
   }
 
   static func folder(marker: String) throws -> String {
-    let path = NSTemporaryDirectory() + "arsim-marker-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    let path = TemporaryFolder("marker").path
     try Self.track.write(toFile: path + "/track.txt", atomically: true, encoding: .utf8)
     try Self.scene(marker: marker).write(
       toFile: path + "/scene.json", atomically: true, encoding: .utf8)

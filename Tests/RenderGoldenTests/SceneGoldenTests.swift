@@ -2,6 +2,7 @@ import ARRender
 import ARReplay
 import ARSimCLI
 import ARSimTesting
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -10,9 +11,7 @@ import Testing
 /// differing pixels allowed): exact bytes are pinned by the primitive goldens; these catch
 /// behaviour changes in the replay.
 @Suite struct SceneGoldenTests {
-  static let scenesDirectory = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Scenes").path
+  static let scenesDirectory = Fixtures.repositoryPath("Scenes")
 
   /// Replays `scene` at `width`×`height` and checks `frames` against their goldens.
   func check(_ scene: String, width: Int, height: Int, frames: [Int]) throws {
@@ -20,9 +19,9 @@ import Testing
       path: Self.scenesDirectory + "/" + scene + ".json", registry: .builtIn
     )
     .resized(width: width, height: height)
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-golden-\(scene)-\(UUID().uuidString)").path
-    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let temporary = TemporaryFolder("golden-\(scene)")
+    defer { temporary.remove() }
+    let directory = temporary.path
     let replay = Replay(scene: loaded)
     for frame in frames {
       _ = try replay.run(
@@ -47,9 +46,9 @@ import Testing
       let index = try #require(loaded.viewNames.firstIndex(of: view.name))
       let viewScene = try loaded.scene(forView: index).resized(
         width: view.width, height: view.height)
-      let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("arsim-golden-\(scene)-\(view.name)-\(UUID().uuidString)").path
-      defer { try? FileManager.default.removeItem(atPath: directory) }
+      let temporary = TemporaryFolder("golden-\(scene)-\(view.name)")
+      defer { temporary.remove() }
+      let directory = temporary.path
       for frame in view.frames {
         _ = try Replay(scene: viewScene).run(
           ReplayOptions(outputDirectory: directory, frameRange: frame...frame, threads: 2))

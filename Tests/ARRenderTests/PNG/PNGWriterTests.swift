@@ -1,3 +1,4 @@
+import ARTestSupport
 import CPNGWriter
 import Foundation
 import Testing
@@ -130,9 +131,9 @@ struct PNGWriterTests {
 
   @Test("pngcheck (Debian, an independent checker) accepts the files")
   func pngcheckAccepts() throws {
-    let folder = FileManager.default.temporaryDirectory.path + "/arsim-pngcheck-\(getpid())"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("pngcheck")
+    defer { temporary.remove() }
+    let folder = temporary.path
     var paths: [String] = []
     for (i, format) in [PNGEncoder.PixelFormat.rgb8, .rgba8].enumerated() {
       for deflater in [PNGEncoder.Deflater.runLengthHuffman, .isal] {

@@ -28,13 +28,13 @@ struct PlaneLifecycleTests {
   }
 
   func render(_ fixture: ReplayFixture) -> (Int32, String) {
-    let captured = PlaneCaptured()
+    let captured = CapturedOutput()
     let code = ARSimCLI.run(
       arguments: [
         "render", fixture.directory + "/scene.json", "--out", fixture.directory + "/out",
       ],
-      output: CommandOutput(standardOutput: { _ in }, standardError: { captured.append($0) }))
-    return (code, captured.text)
+      output: captured.output)
+    return (code, captured.standardError)
   }
 
   @Test("added, updated (the visual moves with center), merged into another: events and trace")
@@ -142,12 +142,4 @@ struct PlaneLifecycleTests {
     #expect(code == 65, "\(message)")
     #expect(message.contains("field '\(field)'"), "\(message)")
   }
-}
-
-/// Standard error collected from any thread.
-private final class PlaneCaptured: @unchecked Sendable {
-  private let lock = NSLock()
-  private var collected = ""
-  func append(_ s: String) { lock.withLock { collected += s } }
-  var text: String { lock.withLock { collected } }
 }

@@ -33,11 +33,11 @@ struct ReplayOutputSafetyTests {
   }
 
   func render(_ arguments: [String]) -> (Int32, String) {
-    let captured = Captured()
+    let captured = CapturedOutput()
     let code = ARSimCLI.run(
       arguments: ["render"] + arguments,
-      output: CommandOutput(standardOutput: { _ in }, standardError: { captured.append($0) }))
-    return (code, captured.text)
+      output: captured.output)
+    return (code, captured.standardError)
   }
 
   @Test(
@@ -141,12 +141,4 @@ struct ReplayOutputSafetyTests {
     #expect(try fixture.jsonLines("trace.jsonl").count == 5)
     #expect(FileManager.default.fileExists(atPath: d + "/out/run.json"))
   }
-}
-
-/// Standard error collected from any thread.
-private final class Captured: @unchecked Sendable {
-  private let lock = NSLock()
-  private var collected = ""
-  func append(_ s: String) { lock.withLock { collected += s } }
-  var text: String { lock.withLock { collected } }
 }

@@ -17,15 +17,15 @@ struct RunWarningsTests {
 
   /// Runs `arsim render` in-process; returns the exit code, standard error and run.json.
   func render(_ fixture: ReplayFixture) throws -> (Int32, String, [String: Any]) {
-    let captured = WarningsCaptured()
+    let captured = CapturedOutput()
     let code = ARSimCLI.run(
       arguments: [
         "render", fixture.directory + "/scene.json", "--out", fixture.directory + "/out",
       ],
-      output: CommandOutput(standardOutput: { _ in }, standardError: { captured.append($0) }))
+      output: captured.output)
     let data = try Data(contentsOf: URL(fileURLWithPath: fixture.directory + "/out/run.json"))
     let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
-    return (code, captured.text, json)
+    return (code, captured.standardError, json)
   }
 
   @Test("three warning events: counted, the first quoted with its stroke-log line")
@@ -80,12 +80,4 @@ struct RunWarningsTests {
     #expect(cleanRun["firstWarning"] is NSNull)
     #expect(!clean.contains("warning"), "\(clean)")
   }
-}
-
-/// Standard error collected from any thread.
-private final class WarningsCaptured: @unchecked Sendable {
-  private let lock = NSLock()
-  private var collected = ""
-  func append(_ s: String) { lock.withLock { collected += s } }
-  var text: String { lock.withLock { collected } }
 }

@@ -1,18 +1,18 @@
 import ARSimCLI
+import ARTestSupport
 import Foundation
 import Testing
 
 /// A scratch folder for one error-catalogue case: input files written from bytes, the CLI run
 /// in-process with its standard error captured.
 struct CatalogFolder {
+  /// The folder.
+  let folder = TemporaryFolder("catalog")
   /// The folder's absolute path (no trailing slash).
-  let path: String
+  var path: String { folder.path }
 
   /// Creates an empty folder under the temporary directory.
-  init() throws {
-    path = NSTemporaryDirectory() + "arsim-catalog-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
+  init() throws {}
 
   /// Writes `bytes` to `name` inside the folder.
   func write(_ name: String, _ bytes: [UInt8]) throws {
@@ -29,7 +29,7 @@ struct CatalogFolder {
   }
 
   /// Deletes the folder.
-  func remove() { try? FileManager.default.removeItem(atPath: path) }
+  func remove() { folder.remove() }
 
   /// `arguments` with every `$D` replaced by the folder path.
   func expand(_ text: String) -> String { text.replacingOccurrences(of: "$D", with: path) }
@@ -42,24 +42,11 @@ struct CatalogOutcome {
   var standardError: String
 }
 
-/// Collects a command's output from any thread.
-final class CapturedText: @unchecked Sendable {
-  private let lock = NSLock()
-  private var out = ""
-  private var err = ""
-  func appendOut(_ s: String) { lock.withLock { out += s } }
-  func appendErr(_ s: String) { lock.withLock { err += s } }
-  var texts: (String, String) { lock.withLock { (out, err) } }
-}
-
 /// Runs `arsim` in-process.
 func runArsim(_ arguments: [String]) -> CatalogOutcome {
-  let captured = CapturedText()
-  let output = CommandOutput(
-    standardOutput: { captured.appendOut($0) }, standardError: { captured.appendErr($0) })
-  let code = run(arguments: arguments, output: output)
-  let (out, err) = captured.texts
-  return CatalogOutcome(code: code, standardOutput: out, standardError: err)
+  let (code, output) = runCommand(arguments)
+  return CatalogOutcome(
+    code: code, standardOutput: output.standardOutput, standardError: output.standardError)
 }
 
 /// A file of 20 MB of `a` on one line, made once per test process and shared by every reader's
