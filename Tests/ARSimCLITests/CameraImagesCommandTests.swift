@@ -1,5 +1,6 @@
 import ARChildProcess
 import ARRender
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -18,9 +19,7 @@ import Testing
 
   /// A fresh folder with a 1 s still track; removed by the caller.
   static func folder(_ name: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-camera-\(name)-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    let path = TemporaryFolder("camera-\(name)").path
     try
       #"{"format": "arsim-track", "version": 1, "poses": [{"t": 0, "worldFromCamera": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}, {"t": 1, "worldFromCamera": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}]}"#
       .write(toFile: path + "/track.json", atomically: true, encoding: .utf8)

@@ -3,6 +3,7 @@ import ARRender
 import ARReplay
 import ARScene
 import ARSimCLI
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -53,9 +54,9 @@ import Testing
     let scene = try load("tum-measure-room").resized(width: 32, height: 24)
     var outputs: [[UInt8]] = []
     for threads in [1, 2] {
-      let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("arsim-discovery-\(UUID().uuidString)").path
-      defer { try? FileManager.default.removeItem(atPath: directory) }
+      let temporary = TemporaryFolder("discovery")
+      defer { temporary.remove() }
+      let directory = temporary.path
       _ = try Replay(scene: scene).run(
         ReplayOptions(outputDirectory: directory, frameRange: 0...50, threads: threads))
       outputs.append(Array(try Data(contentsOf: URL(fileURLWithPath: directory + "/events.jsonl"))))
@@ -90,10 +91,9 @@ import Testing
   func estimatedWorld() throws {
     // The room scene with drift only (no dropped frames, no jitter: the same frames are seen),
     // its inputs by absolute path from a scene file in a temporary folder.
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("arsim-discovery-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("discovery")
+    defer { temporary.remove() }
+    let folder = temporary.path
     let text = try String(
       contentsOfFile: SceneGoldenTests.scenesDirectory + "/tum-measure-room.json", encoding: .utf8
     )
