@@ -1,6 +1,7 @@
 import ARRender
 import ARReplay
 import ARSession
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -42,7 +43,7 @@ import Testing
   @Test(
     "the tracking lane has one marker per tracking event, each naming its frame, event and fields")
   func laneContent() throws {
-    let folder = try MediaTestSupport.temporaryFolder("report-tracking")
+    let folder = TemporaryFolder("report-tracking").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try
       #"{"format": "arsim-track", "version": 1, "poses": [{"t": 0, "worldFromCamera": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}, {"t": 3, "worldFromCamera": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]}]}"#
