@@ -140,6 +140,12 @@ enum BenchCommand {
           + "\(formatted(r.singleViewSeconds, 2)) s); ratio \(formatted(r.ratio, 3)) (target ≤ 1.2)"
       )
       output.print(
+        "  CPU per participant-view frame \(formatted(r.cpuPerViewFrameMilliseconds, 2)) ms "
+          + "(user + system \(formatted(r.multiViewCPUSeconds, 2)) s); single-view scenes "
+          + "\(formatted(r.cpuPerFrameMilliseconds, 2)) ms/frame "
+          + "(\(formatted(r.singleViewCPUSeconds, 2)) s); instructions \(r.instructionSet.rawValue)"
+      )
+      output.print(
         "  peak resident memory so far: \(formatted(Double(Bench.peakResidentBytes()) / 1_048_576, 1)) MiB"
       )
     }

@@ -19,17 +19,27 @@ import Foundation
 /// collaboration logic, once for each participant's view. The figure of merit is milliseconds
 /// per participant-view frame (the multi-view run's wall-clock time over N × frames) over the
 /// single-view runs' per frame (their total over N × frames), measured in the same process
-/// one after the other.
+/// one after the other; the same two in CPU time (user + system, all threads), which holds on
+/// a loaded machine.
 enum CollaborationBench {
   struct Result {
     var frames: Int
     var participants: Int
     var multiViewSeconds: Double
     var singleViewSeconds: Double
+    /// User + system CPU seconds (the process's `getrusage`, every thread) of the multi-view
+    /// run and of the single-view runs: the machine's other load inflates them far less than
+    /// wall-clock time.
+    var multiViewCPUSeconds: Double
+    var singleViewCPUSeconds: Double
+    /// The rasterizer build the runs used.
+    var instructionSet: InstructionSet
     var viewFrames: Double { Double(participants * frames) }
     var perViewFrameMilliseconds: Double { multiViewSeconds * 1000 / viewFrames }
     var perFrameMilliseconds: Double { singleViewSeconds * 1000 / viewFrames }
     var ratio: Double { perViewFrameMilliseconds / perFrameMilliseconds }
+    var cpuPerViewFrameMilliseconds: Double { multiViewCPUSeconds * 1000 / viewFrames }
+    var cpuPerFrameMilliseconds: Double { singleViewCPUSeconds * 1000 / viewFrames }
   }
 
   /// The default number of participants.
@@ -64,11 +74,14 @@ enum CollaborationBench {
     options.instructionSet = settings.instructionSet
     let clock = ContinuousClock()
     var start = clock.now
+    var cpuStart = Bench.processCPUSeconds()
     _ = try MultiViewReplay(scene: scene).run(options)
     let multi = clock.now - start
+    let multiCPU = Bench.processCPUSeconds() - cpuStart
 
     // The baseline: each view's traced content as plain nodes, one single-view run per view.
     var singleTime = Duration.zero
+    var singleCPU = 0.0
     for (index, name) in scene.viewNames.enumerated() {
       let trace = try String(contentsOfFile: folder + "/views/\(name)/trace.jsonl", encoding: .utf8)
       let frames = try trace.split(separator: "\n").map(TracedNodes.init(line:))
@@ -81,15 +94,20 @@ enum CollaborationBench {
       var singleOptions = options
       singleOptions.outputDirectory = folder + "/single-\(name)"
       start = clock.now
+      cpuStart = Bench.processCPUSeconds()
       _ = try Replay(scene: single).run(singleOptions)
       singleTime += clock.now - start
+      singleCPU += Bench.processCPUSeconds() - cpuStart
     }
     func seconds(_ d: Duration) -> Double {
       Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     }
     return Result(
       frames: settings.frames, participants: participants, multiViewSeconds: seconds(multi),
-      singleViewSeconds: seconds(singleTime))
+      singleViewSeconds: seconds(singleTime), multiViewCPUSeconds: multiCPU,
+      singleViewCPUSeconds: singleCPU,
+      instructionSet: Renderer(options: RenderOptions(instructionSet: settings.instructionSet))
+        .instructionSet)
   }
 
   /// The id of participant `i`: A … Z, then A1 … Z1, A2 …

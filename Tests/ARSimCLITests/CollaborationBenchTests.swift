@@ -37,6 +37,11 @@ struct CollaborationBenchTests {
       "\(output.standardOutput)")
     #expect(output.standardOutput.contains("(3 views "), "\(output.standardOutput)")
     #expect(output.standardOutput.contains("(3 runs "), "\(output.standardOutput)")
+    // CPU time (getrusage) per participant-view frame, and the rasterizer build one thread ran.
+    #expect(
+      output.standardOutput.contains("  CPU per participant-view frame "),
+      "\(output.standardOutput)")
+    #expect(output.standardOutput.contains("; instructions "), "\(output.standardOutput)")
     for view in ["A", "B", "C"] {
       let frames = try FileManager.default.contentsOfDirectory(atPath: out + "/B4/views/" + view)
         .filter { $0.hasPrefix("frame_") }

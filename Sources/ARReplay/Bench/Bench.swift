@@ -167,7 +167,7 @@ public enum Bench {
   }
 
   /// User + system CPU seconds of the whole process so far (`getrusage`).
-  static func processCPUSeconds() -> Double {
+  public static func processCPUSeconds() -> Double {
     var usage = rusage()
     guard getrusage(RUSAGE_SELF.rawValue, &usage) == 0 else { return 0 }
     func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
