@@ -275,18 +275,30 @@ extension PreparedFrame {
       let alpha = materials[entry.material].opacity
       if entry.isSphere {
         let sphere = spheres[entry.index]
+        // `shade(id:…)` for this sphere, its material and row direction read once, not per
+        // sample (the same operations on the same values, so the same bits).
+        let material = materials[entry.material]
         for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
           let v = grid.v(sy)
           let rowBase = (sy - grid.firstRow) * grid.columns
+          let rowDirection = sphere.rowDirection(v: v)
           @inline(__always) func columns(_ span: (Double, Double)) -> Range<Int> {
             grid.columns(minU: max(span.0, sphere.minU), maxU: min(span.1, sphere.maxU))
           }
           @inline(__always) func blend(_ sx: Int, depth t: Float) {
             let i = rowBase + sx
             guard t < buffers.depths[i] else { return }
-            let shaded = shade(
-              id: Int32(entry.index), sphereCount: sphereCount, u: grid.u(sx), v: v,
-              depth: Double(t))
+            let shaded: SIMD3<Double>
+            if material.isUniform {
+              shaded = material.uniform
+            } else {
+              let u = grid.u(sx)
+              let d = direction(u: u, v: v)
+              let view = -d / (d * d).sum().squareRoot()
+              let normal = sphere.normal(
+                u: u, rowDirection: rowDirection, depth: Double(t), view: view)
+              shaded = lights.shade(material, texture: nil, normal: normal, view: view, uv: .zero)
+            }
             buffers.setColor(
               i, SIMD3<Float>(SIMD3<Double>(buffers.color(i)) * (1 - alpha) + shaded * alpha))
           }

@@ -146,7 +146,16 @@ struct ShadingLights: Sendable {
       color = base * diffuseLight
       if blinn { color += material.specular * specularLight }
     }
-    return color.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 1))
+    return ShadingLights.clampedToUnit(color)
+  }
+
+  /// `c.clamped(lowerBound: 0, upperBound: 1)` written out lane by lane with the same
+  /// `minimum`/`maximum` calls in the same order (so the same bits, NaN and −0 included): the
+  /// generic SIMD form is an out-of-line call in the per-sample paths.
+  @inline(__always) static func clampedToUnit(_ c: SIMD3<Double>) -> SIMD3<Double> {
+    SIMD3(
+      Double.minimum(1, Double.maximum(0, c.x)), Double.minimum(1, Double.maximum(0, c.y)),
+      Double.minimum(1, Double.maximum(0, c.z)))
   }
 
   /// Bilinear sample of `texture` at uv (0…1 over the whole image, (0, 0) the top-left corner
