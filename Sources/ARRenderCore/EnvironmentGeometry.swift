@@ -18,8 +18,6 @@ public enum TextureWrap: String, Hashable, Sendable, CaseIterable {
 /// texels of level k below it (edge texels repeated where a size is odd), down to 1 × 1.
 /// Values are averaged as stored (sRGB encoded), as ARSim shades in sRGB values (DESIGN §3).
 public struct MipmappedTexture: Hashable, Sendable {
-  /// The levels, largest first; never empty.
-  public let levels: [Texture]
   /// Wrap along u (texture x).
   public var wrapU: TextureWrap
   /// Wrap along v (texture y).
@@ -63,7 +61,7 @@ public struct MipmappedTexture: Hashable, Sendable {
       levels.append(next)
       current = next
     }
-    self.levels = levels
+    // The texels are kept once, in `texels`; `levels` rebuilds a level when asked.
     texels = levels.flatMap(\.pixels)
     var offset = 0
     layout = levels.map { level in
@@ -72,6 +70,15 @@ public struct MipmappedTexture: Hashable, Sendable {
     }
     self.wrapU = wrapU
     self.wrapV = wrapV
+  }
+
+  /// The levels, largest first (copies of `texels`' parts); never empty.
+  public var levels: [Texture] {
+    layout.compactMap { shape in
+      Texture(
+        width: shape.x, height: shape.y,
+        pixels: Array(texels[shape.z..<(shape.z + shape.x * shape.y * 4)]))
+    }
   }
 }
 
