@@ -25,7 +25,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
   case b2 = "B2"
   /// B1 without output files (raster only).
   case b3 = "B3"
-  /// B1 in front of an environment of 100 484 triangles, 100 374 textured (`environmentMember`).
+  /// B1 in front of an environment of 100 486 triangles, 100 376 textured (`environmentMember`).
   case b5 = "B5"
 
   /// Output width and height in pixels.
