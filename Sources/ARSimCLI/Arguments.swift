@@ -10,7 +10,8 @@ struct Arguments {
 
   /// Parses `arguments`; `valueOptions` take a value, `flagOptions` do not.
   /// - Throws: `UsageError` for an unknown option (suggesting the nearest known one), a missing
-  ///   or empty value, a repeated option or flag, or a NUL character (a C path or number would
+  ///   or empty value (a separate value starting with `--` counts as missing), a repeated
+  ///   option or flag, or a NUL character (a C path or number would
   ///   stop there).
   init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String> = []) throws {
     for (position, argument) in arguments.enumerated() where InputText.containsNUL(argument) {
@@ -38,7 +39,11 @@ struct Arguments {
             value = inlineValue
           } else {
             index += 1
-            guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+            // `--out --frames 0..3` means a forgotten value, not a folder named `--frames`
+            // (`--out=--frames` still names one).
+            guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+              throw UsageError("\(name) needs a value")
+            }
             value = arguments[index]
           }
           // An empty value is never meant (`--out ""` would write into the root folder).
