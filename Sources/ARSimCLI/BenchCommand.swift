@@ -1,3 +1,4 @@
+import ARCameraImages
 import ARFormats
 import ARRender
 import ARReplay
@@ -5,7 +6,7 @@ import ARSession
 import ARSupport
 import Foundation
 
-/// `arsim bench [B1|B2|B3|B4|B5|S1 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
+/// `arsim bench [B1|B2|B3|B4|B5|B6|S1 …] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
 /// [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--size WxH] [--spheres N]
 /// [--track FILE] [--out DIR] [--participants N]`:
 /// runs the benchmark scenes (Documentation/Performance.md; none named: B1, B2, B3 and S1) and
@@ -37,7 +38,7 @@ enum BenchCommand {
       }
       guard let scene = BenchScene(rawValue: name.uppercased()) else {
         throw UsageError(
-          "unknown benchmark \(InputText.quoted(name)) (B1, B2, B3, B4, B5, S1; or bench live first)"
+          "unknown benchmark \(InputText.quoted(name)) (B1, B2, B3, B4, B5, B6, S1; or bench live first)"
             + didYouMean(name, among: ["live"]))
       }
       scenes.append(scene)
@@ -114,6 +115,7 @@ enum BenchCommand {
             + r.medianWaitMilliseconds.map { "\($0.0) \(formatted($0.1, 2))" }.joined(
               separator: ", "))
       }
+      if let images = r.cameraImages { printCameraImages(images, frames: r.frames, output: output) }
       output.print(
         "  CPU: \(formatted(r.cpuSeconds * 1000 / Double(max(r.frames, 1)), 1)) ms/frame, "
           + "\(formatted(r.cpuSeconds / max(r.totalSeconds, 1e-9), 2)) of \(Renderer.coreCount) "
@@ -160,6 +162,28 @@ enum BenchCommand {
           + "operations/message; \(r.warnings) rate warning(s)")
     }
     return .ok
+  }
+
+  /// B6's camera-image line: images decoded for the frames, the decoder thread's median
+  /// decode and resample times, how long the frame loop waited for its image, the deepest
+  /// queue (Documentation/Performance.md, "B6").
+  static func printCameraImages(_ c: CameraImageTimings, frames: Int, output: CommandOutput) {
+    func milliseconds(_ d: Duration) -> Double {
+      Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) * 1e-15
+    }
+    func median(_ values: [Duration]) -> Double {
+      let sorted = values.map(milliseconds).sorted()
+      guard !sorted.isEmpty else { return 0 }
+      let n = sorted.count
+      return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
+    let maximumWait = c.frameLoopWait.map(milliseconds).max() ?? 0
+    output.print(
+      "  camera images: \(c.decode.count) decoded for \(frames) frames; median ms/image: decode "
+        + "\(formatted(median(c.decode), 2)), resample \(formatted(median(c.resample), 2)) "
+        + "(decoder thread); frame loop waited median \(formatted(median(c.frameLoopWait), 2)) "
+        + "ms, max \(formatted(maximumWait, 2)) ms; queue held at most \(c.mostQueued) of "
+        + "\(c.capacity)")
   }
 
   /// `WxH` (or `W×H`) with both in 1…16384.

@@ -1,3 +1,4 @@
+import ARCameraImages
 import ARFormats
 import ARMath
 import ARRender
@@ -73,6 +74,8 @@ public struct BenchResult: Sendable {
   public var meanPNGBytes: Double
   /// The process's peak resident memory so far (VmHWM), bytes.
   public var peakResidentBytes: Int
+  /// B6: what decoding the camera images cost (nil for the other scenes).
+  public var cameraImages: CameraImageTimings? = nil
 }
 
 /// Runs the benchmark scenes (Documentation/Performance.md).
@@ -150,7 +153,7 @@ public enum Bench {
       let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
       pngBytes += size ?? 0
     }
-    return BenchResult(
+    var result = BenchResult(
       scene: scene, frames: timings.count, medianMilliseconds: medians,
       medianWaitMilliseconds: waits, cpuSeconds: cpuSeconds, totalSeconds: summary.totalSeconds,
       framesPerSecond: Double(timings.count) / max(summary.totalSeconds, 1e-9),
@@ -164,6 +167,8 @@ public enum Bench {
       meanPNGBytes: summary.framesWritten.isEmpty
         ? 0 : Double(pngBytes) / Double(summary.framesWritten.count),
       peakResidentBytes: peakResidentBytes())
+    result.cameraImages = summary.cameraImages
+    return result
   }
 
   /// User + system CPU seconds of the whole process so far (`getrusage`).

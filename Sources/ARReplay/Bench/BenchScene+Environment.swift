@@ -9,8 +9,8 @@ extension BenchScene {
   static let rugQuadsPerSide = 224
 
   /// Whether a bare `arsim bench` runs this scene (B5 is named explicitly: it reads a 100 k
-  /// triangle model first).
-  public var runsByDefault: Bool { self != .b5 }
+  /// triangle model first; B6 too: it makes its camera images first).
+  public var runsByDefault: Bool { self != .b5 && self != .b6 }
 
   /// The scene file's `environment` member (with its leading comma) for B5, empty for the
   /// others. Writes the generated model and its texture into `folder/b5-environment/`.

@@ -27,6 +27,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
   case b3 = "B3"
   /// B1 in front of an environment of 100 486 triangles, 100 376 textured (`environmentMember`).
   case b5 = "B5"
+  /// B1 over a distinct 1920×1440 JPEG camera image per frame (`cameraImagesMember`).
+  case b6 = "B6"
 
   /// Output width and height in pixels.
   public var size: (width: Int, height: Int) { self == .b2 ? (1280, 720) : (1920, 1440) }
@@ -77,7 +79,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
         "output": {"width": \(width), "height": \(height), "fps": 30,
                    "supersampling": \(supersampling), "png": "\(png)"},
         "frames": \(frames),
-        "background": {"gradient": {"top": [0.62, 0.70, 0.78], "bottom": [0.30, 0.30, 0.33]}},
+        "background": {"gradient": {"top": [0.62, 0.70, 0.78], "bottom": [0.30, 0.30, 0.33]}\(
+          try cameraImagesMember(
+            folder: folder, frames: frames, firstTime: track.poses.first?.timeSeconds ?? 0))},
         "planes": [
           {"id": "floor", "position": [\(p.x), \(p.y - 1.4), \(p.z)], "extent": [6, 6],
            "visualization": "translucent"},

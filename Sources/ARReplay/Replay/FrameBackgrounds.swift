@@ -79,6 +79,9 @@ final class FrameBackgrounds {
     }
   }
 
+  /// What decoding the recorded images cost so far; nil without a recording.
+  var cameraImageTimings: CameraImageTimings? { feed?.timings }
+
   /// Ends decoding.
   /// - Throws: the video decoder's failure.
   func finish() throws { try feed?.finish() }

@@ -1,3 +1,4 @@
+import ARCameraImages
 import ARFormats
 import ARMath
 import ARRender
@@ -97,6 +98,9 @@ public struct ReplaySummary: Sendable {
   public var warningCount = 0
   /// The first of them (a load warning before any event); nil when there was none.
   public var firstWarning: String?
+  /// Recorded camera images: decode, resample and frame-loop wait times; nil without
+  /// `background.recording`.
+  public var cameraImages: CameraImageTimings?
 }
 
 /// The frame loop (DESIGN §1): AR ticks drive sessions and constraints; output frames are
@@ -292,6 +296,7 @@ public struct Replay {
     summary.firstWarningEvent = firstWarningEvent
     summary.warningCount = scene.warnings.count + warningEventCount
     summary.firstWarning = scene.warnings.first ?? firstWarningEvent
+    summary.cameraImages = backgrounds.cameraImageTimings
     try writeRunJSON(summary, options: options, folder: folder)
     return summary
   }
