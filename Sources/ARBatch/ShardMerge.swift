@@ -35,6 +35,10 @@ public struct ShardMerge {
   /// Copy frames instead of hard-linking them (default false: link, copying only where the
   /// file system refuses a link, e.g. across devices).
   public var copying = false
+  /// Wait for another run's lock on the output folder instead of failing (75), as `render`.
+  public var waitsForLock = false
+  /// Told `waiting for pid N's lock on OUT` once when the merge has to wait for the lock.
+  public var lockWaitNotice: ((String) -> Void)?
 
   /// Creates a merge of `shardDirectories` (any order).
   public init(shardDirectories: [String]) { self.shardDirectories = shardDirectories }
@@ -73,9 +77,10 @@ public struct ShardMerge {
     let plans = try ([""] + views).map {
       try MergeWriter.plan(view: $0, shards: shards, output: output)
     }
+    try Self.checkEventCounts(shards)
     // The output folder's lock, as a render takes it: no render or merge writes there at once.
     try FileIO.createDirectory(output)
-    let lock = try OutputFolder(output).lock(waiting: false)
+    let lock = try OutputFolder(output).lock(waiting: waitsForLock, notice: lockWaitNotice)
     defer { lock.release() }
     var writer = MergeWriter(output: output, copying: copying)
     try writer.prepare()

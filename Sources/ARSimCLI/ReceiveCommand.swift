@@ -28,6 +28,7 @@ enum ReceiveCommand {
       endpoint: endpoint, acceptor: acceptor, outputDirectory: directory)
     options.writesPNG = !args.has("--no-png")
     options.waitsForLock = args.has("--wait-for-lock")
+    options.lockWaitNotice = { output.printError("arsim receive: \($0)") }
     options.idleTimeout = try LiveOptions.timeout(args, "--idle-timeout", default: 10)
     StopSignal.installInterruptHandlers()
     let summary: FrameReceiver.Summary
@@ -43,7 +44,13 @@ enum ReceiveCommand {
       "arsim receive: \(summary.frames) frames, \(summary.missing) missing in "
       + "\(summary.gaps.count) gaps → \(directory)/received.jsonl"
     if summary.outOfOrder > 0 { line += ", \(summary.outOfOrder) out of order" }
+    if !summary.duplicates.isEmpty { line += ", \(summary.duplicates.count) repeated" }
     output.printError(line)
+    for sequence in summary.duplicates.prefix(10) {
+      output.printError(
+        "arsim receive: warning: sequence \(sequence) arrived again; the first frame's file "
+          + "stays, the repeat is only logged (duplicate in received.jsonl)")
+    }
     for gap in summary.gaps.prefix(10) {
       output.printError(
         "arsim receive: gap: \(gap.count) frames missing from sequence \(gap.first)")

@@ -49,6 +49,7 @@ enum RenderCommand {
       outputDirectory: directory, frameRange: plan.frames, threads: threads)
     options.runFields = plan.runFields
     options.waitsForLock = args.has("--wait-for-lock")
+    options.lockWaitNotice = { output.printError("arsim render: \($0)") }
     if let debug = args.value("--debug") {
       guard debug == "feature-points" else {
         throw UsageError("--debug takes feature-points, got \(InputText.quoted(debug))")

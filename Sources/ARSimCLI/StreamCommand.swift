@@ -16,7 +16,8 @@ enum StreamCommand {
     -> ExitCode
   {
     let args = try Arguments(
-      arguments, valueOptions: valueOptions, flagOptions: ["--as-fast-as-possible"])
+      arguments, valueOptions: valueOptions,
+      flagOptions: ["--as-fast-as-possible", "--wait-for-lock"])
     guard args.positionals.count == 1 else {
       throw UsageError("stream takes one SCENE.json, got \(args.positionals.count)")
     }
@@ -47,7 +48,7 @@ enum StreamCommand {
   {
     let args = try Arguments(
       arguments, valueOptions: ["--out", "--frames", "--threads", "--strokes-port", "--host"],
-      flagOptions: ["--as-fast-as-possible"])
+      flagOptions: ["--as-fast-as-possible", "--wait-for-lock"])
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
@@ -80,6 +81,7 @@ enum StreamCommand {
     options.isPaced = !args.has("--as-fast-as-possible")
     options.strokesEndpoint = strokes
     options.liveMessageDefault = registry.liveMessageDefault
+    options.waitsForLock = args.has("--wait-for-lock")
     return (scene, options)
   }
 
@@ -93,6 +95,8 @@ enum StreamCommand {
     {
       output.printError("arsim \(command): warning: \(warning)")
     }
+    var options = options
+    options.lockWaitNotice = { output.printError("arsim \(command): \($0)") }
     StopSignal.installInterruptHandlers()
     let summary: LiveRun.Summary
     do {

@@ -20,9 +20,9 @@ let usage = """
                             (ffmpeg), --report writes report.html, --debug feature-points
                             draws the environment's feature points.
     render SCENE.json --strokes-port Q [--host H] [--as-fast-as-possible] [--out DIR]
-           [--frames A..B] [--threads N]
+           [--frames A..B] [--threads N] [--wait-for-lock]
                             Render at wall-clock pace, taking stroke messages on a loopback port.
-    merge OUT SHARD_DIR... [--copy]
+    merge OUT SHARD_DIR... [--copy] [--wait-for-lock]
                             Join the folders of render --shard runs into one (Scaling.md).
     video DIR OUT.mp4 [--fps F] [--crf N] [--preset P]
                             Encode an output folder's frames as an H.264 MP4 (ffmpeg); one
@@ -39,6 +39,7 @@ let usage = """
     stream SCENE.json --port P --tx-token T --rx-token R [--host H] [--out DIR]
            [--frames A..B] [--threads N] [--pixel-format i420|bgra] [--as-fast-as-possible]
            [--strokes-port Q] [--connect-timeout S] [--handshake-timeout S] [--send-timeout S]
+           [--wait-for-lock]
                             Stream the frames live to a receiver (the screen-share handshake).
     strokes send LOG.jsonl --port Q [--host H] [--speed F] [--connect-timeout S]
                             Play a stroke log into a live session's strokes port.
@@ -117,8 +118,10 @@ public func run(
     return ExitCode.ok.rawValue
   }
   // `compare` prints its own detailed usage; the others print their block of the overview.
+  // `bench live --help` gives the `bench live` lines only.
   if command != "compare", rest.contains("--help") || rest.contains("-h"),
-    let text = commandUsage(command)
+    let text = rest.first.flatMap({ commandUsage(command, subcommand: $0) })
+      ?? commandUsage(command)
   {
     output.print(text)
     return ExitCode.ok.rawValue
@@ -143,7 +146,8 @@ public func run(
       guard rest.count <= 1 else {
         throw UsageError("help takes one command, got \(rest.count) words")
       }
-      if let topic = rest.first, topic != "help" {
+      // `arsim help --help` (or `help help`) is the overview too.
+      if let topic = rest.first, !["help", "--help", "-h"].contains(topic) {
         guard let text = commandUsage(topic) else {
           throw UsageError(
             "no command \(InputText.quoted(topic))"
@@ -190,13 +194,17 @@ let commands = [
 /// The lines of `usage` that describe `command` (`track` gives both `track info` and
 /// `track convert`), as `arsim COMMAND …` lines, with the exit codes; `nil` for a command the
 /// overview does not list.
-func commandUsage(_ command: String) -> String? {
+/// - Parameter subcommand: when given, only the lines of `command subcommand` (`bench live`);
+///   nil when the overview has no such lines.
+func commandUsage(_ command: String, subcommand: String? = nil) -> String? {
   var block: [String] = []
   var inBlock = false
   for line in usage.split(separator: "\n", omittingEmptySubsequences: false) {
     // Command lines are indented two spaces, their continuation lines more.
     if line.hasPrefix("  "), line.dropFirst(2).first != " " {
-      inBlock = line.dropFirst(2).split(separator: " ").first.map(String.init) == command
+      let words = line.dropFirst(2).split(separator: " ").prefix(2).map(String.init)
+      inBlock =
+        words.first == command && (subcommand == nil || words.dropFirst().first == subcommand)
       if inBlock { block.append("  arsim " + line.dropFirst(2)) }
     } else if inBlock, line.hasPrefix("    ") {
       block.append("      " + line)

@@ -152,6 +152,22 @@ public final class OutputFolder: @unchecked Sendable {
     return fd
   }
 
+  /// The names arsim's commands write at the top of an output folder: the run's files
+  /// (Design §7: `run.json`, `events.jsonl`, `trace.jsonl`, `messages.jsonl`, `report.html`),
+  /// the live commands' (`receive.json`, `received.jsonl`, `strokes-received.jsonl`), the
+  /// `helper/` folder of `--helper-view`, and the frame and depth names (`frame_00012.png`).
+  public static let runEntryNames: Set<String> = [
+    "run.json", "events.jsonl", "trace.jsonl", "messages.jsonl", "report.html", "receive.json",
+    "received.jsonl", "strokes-received.jsonl", "helper",
+  ]
+
+  /// Whether a subfolder called `name` would collide with the folder's own entries: one of
+  /// `runEntryNames`, a frame or depth name, or a hidden name (the lock `.arsim-lock` and the
+  /// temporary files start with a dot, and `arsim merge` skips hidden entries).
+  public static func isOwnEntryName(_ name: String) -> Bool {
+    runEntryNames.contains(name) || name.hasPrefix(".") || FrameFileName.parse(name) != nil
+  }
+
   /// The name of the lock file `lock(waiting:)` takes in the folder.
   public static let lockName = ".arsim-lock"
 
@@ -160,10 +176,14 @@ public final class OutputFolder: @unchecked Sendable {
   /// is released; the kernel drops it when the process ends, however it ends, so a killed run
   /// never leaves the folder locked. The holder writes its process id into the file, which a
   /// refused writer quotes.
-  /// - Parameter waiting: block until the lock is free instead of failing.
+  /// - Parameters:
+  ///   - waiting: block until the lock is free instead of failing.
+  ///   - notice: called once, before blocking, when `waiting` and another process holds the
+  ///     lock, with `waiting for pid N's lock on FOLDER` (so a waiting command does not look
+  ///     hung); never called when the lock is free.
   /// - Throws: `InputError` `.temporaryFailure` (exit 75) when another process holds it and
   ///   `waiting` is false; `.cannotCreate` when the lock file cannot be made.
-  public func lock(waiting: Bool) throws -> OutputFolderLock {
+  public func lock(waiting: Bool, notice: ((String) -> Void)? = nil) throws -> OutputFolderLock {
     try checkReplaceable(Self.lockName)
     let fd = openat(
       descriptor, Self.lockName, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
@@ -172,9 +192,17 @@ public final class OutputFolder: @unchecked Sendable {
         .cannotCreate, InputLocation(file: shown(Self.lockName)),
         String(cString: strerror(errno)))
     }
-    while flock(fd, LOCK_EX | (waiting ? 0 : LOCK_NB)) != 0 {
+    // Tried without blocking first, so a waiting run can say whom it waits for.
+    var blocks = false
+    while flock(fd, LOCK_EX | (blocks ? 0 : LOCK_NB)) != 0 {
       if errno == EINTR { continue }
       let busy = errno == EWOULDBLOCK
+      if busy, waiting, !blocks {
+        blocks = true
+        let holder = Self.holder(fd).map { "pid \($0)'s" } ?? "another process's"
+        notice?("waiting for \(holder) lock on \(path)")
+        continue
+      }
       let reason = String(cString: strerror(errno))
       let holder = busy ? Self.holder(fd) : nil
       close(fd)

@@ -1,4 +1,5 @@
 import ARSupport
+import ARSimCLI
 import Foundation
 import Testing
 
@@ -227,9 +228,24 @@ struct ShardMergeTests {
     let other = try OutputFolder(merged).lock(waiting: false)
     result = fixture.arsim(["merge", merged] + shards)
     #expect(result.code == 75, "\(result.standardError)")
+    #expect(result.standardError.contains("pass --wait-for-lock"))
+    // The option the message names: merge waits, says once whom for, then merges.
+    let captured = CapturedOutput()
+    let waiting = Thread {
+      _ = ARSimCLI.run(
+        arguments: ["merge", merged, "--wait-for-lock"] + shards, output: captured.output)
+    }
+    waiting.start()
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while !captured.standardError.contains("waiting for"), Date() < deadline { usleep(10_000) }
+    #expect(!FileManager.default.fileExists(atPath: merged + "/run.json"))
     other.release()
-    result = fixture.arsim(["merge", merged] + shards)
-    #expect(result.code == 0, "\(result.standardError)")
+    let done = Date(timeIntervalSinceNow: 30)
+    while !captured.standardError.contains("shards, frames"), Date() < done { usleep(10_000) }
+    #expect(
+      captured.standardError.split(separator: "\n").first
+        == "arsim merge: waiting for pid \(getpid())'s lock on \(merged)")
+    #expect(FileManager.default.fileExists(atPath: merged + "/run.json"))
   }
 
   @Test("--copy copies; merging again into the same folder gives the same result")

@@ -137,6 +137,33 @@ struct ShardMergeTrustTests {
     #expect(!FileManager.default.fileExists(atPath: out))
   }
 
+  @Test("an emptied or cut events.jsonl is refused (65) naming the shard, before any write")
+  func eventCounts() throws {
+    defer { fixture.remove() }
+    // Four shards of 0..30: the events at frames 15 and 22 are shard 2's and shard 3's.
+    let shards = try (1...4).map { try fixture.renderShard($0, of: 4) }
+    let out = fixture.root + "/merged"
+    for index in [1, 2] {
+      let events = shards[index] + "/events.jsonl"
+      let kept = try Data(contentsOf: URL(fileURLWithPath: events))
+      #expect(!kept.isEmpty)
+      try Data().write(to: URL(fileURLWithPath: events))
+      let result = fixture.arsim(["merge", out] + shards)
+      #expect(result.code == 65, "\(result.standardError)")
+      #expect(
+        result.standardError.contains("events.jsonl: shard \(index + 1)/4: has 0 lines"),
+        "\(result.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: out))
+      try kept.write(to: URL(fileURLWithPath: events))
+    }
+    // Whole again: merged, with as many lines as run.json counts.
+    #expect(fixture.arsim(["merge", out] + shards).code == 0)
+    let lines = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
+      .split(separator: "\n").count
+    let run = try fixture.runFile(out)
+    #expect(run["events"] as? Int == lines)
+  }
+
   @Test("a folder where OUT would get a frame is found before anything is written (73)")
   func outputInTheWay() throws {
     defer { fixture.remove() }

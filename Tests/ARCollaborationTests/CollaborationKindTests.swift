@@ -35,6 +35,59 @@ struct CollaborationKindTests {
     return #"{"id": "\#(id)", "track": {"path": "\#(track)"}, "anchor": \#(anchor)}"#
   }
 
+  @Test(
+    "an id naming one of the top folder's own files is refused (65) before any output",
+    arguments: [
+      "run.json", "messages.jsonl", "events.jsonl", "trace.jsonl", ".arsim-lock", "report.html",
+      "frame_00000.png", "depth_00012.png", "helper", ".hidden",
+    ])
+  func idCollidesWithRunFile(id: String) throws {
+    let error = try #require(
+      load(#"{"participants": [\#(participant("B")), \#(participant(id))]}"#))
+    #expect(error.contains("collaboration.participants[1].id"), "\(error)")
+    #expect(error.contains("output folder's own files"), "\(error)")
+    // The command: 65, and the output folder is never made.
+    let folder = TemporaryFolder("collab-ids")
+    defer { folder.remove() }
+    let scene = folder.write(
+      #"{"name": "k", "duration": 1, "collaboration": {"participants": [\#(participant(id)), "#
+        + #"\#(participant("B"))]}}"#, to: "scene.json")
+    let (code, output) = runCommand(["render", scene, "--out", folder.file("out")])
+    #expect(code == 65, "\(output.standardError)")
+    #expect(output.standardError.contains("collaboration.participants[0].id"))
+    #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
+  }
+
+  /// Loads `section` and returns the scene's warnings.
+  func warnings(_ section: String, topLevelTrack: Bool = true) throws -> [String] {
+    let track = Self.inputs + "/arkit_datalogger_camera_pose.txt"
+    let folder = TemporaryFolder("collab-warnings")
+    defer { folder.remove() }
+    let path = folder.write(
+      #"{"name": "k", "#
+        + (topLevelTrack ? #""track": {"path": "\#(track)", "format": "arkit"}, "# : "")
+        + #""duration": 1, "collaboration": \#(section)}"#, to: "scene.json")
+    return try ReplayScene.load(path: path, registry: .builtIn).warnings
+  }
+
+  @Test("an action on a model no action adds is warned about; a top-level track is ignored")
+  func ignoredInputs() throws {
+    let two = participant("A") + ", " + participant("B")
+    let actions =
+      #"[{"t": 0.1, "participant": "A", "add": {"model": "tree", "usdz": "forest_tree1"}}, "#
+      + #"{"t": 0.5, "participant": "A", "move": "tre", "path": [{"t": 0.6, "translation": [0, 0, 0]}]}]"#
+    let found = try warnings(#"{"participants": [\#(two)], "actions": \#(actions)}"#)
+    #expect(
+      found.contains {
+        $0.contains("field 'collaboration.actions[1]'")
+          && $0.contains("no action adds a model 'tre'")
+      }, "\(found)")
+    #expect(!found.contains { $0.contains("actions[0]") })
+    #expect(found.contains { $0.contains("field 'track': ignored") }, "\(found)")
+    let without = try warnings(#"{"participants": [\#(two)]}"#, topLevelTrack: false)
+    #expect(!without.contains { $0.contains("ignored") }, "\(without)")
+  }
+
   @Test("a good section loads; bad ones name the field")
   func errors() throws {
     let two = participant("A") + ", " + participant("B")

@@ -64,7 +64,9 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let summary = try Self.receive([0, UInt64.max, 3, UInt64.max], into: folder)
     #expect(summary.frames == 4)
-    #expect(summary.outOfOrder == 2)
+    // 3 after 2⁶⁴ − 1 is out of order; 2⁶⁴ − 1 again is a repeat.
+    #expect(summary.outOfOrder == 1)
+    #expect(summary.duplicates == [UInt64.max])
     #expect(summary.gaps.count == 1)
     #expect(summary.gaps.first?.first == 1 && summary.gaps.first?.count == UInt64.max - 1)
     #expect(summary.failure == nil)
@@ -80,6 +82,38 @@ import Testing
     let json = try String(contentsOfFile: folder + "/receive.json", encoding: .utf8)
     #expect(json.contains("\"missing\":18446744073709551614"), "\(json)")
     #expect(json.contains("{\"first\":1,\"count\":18446744073709551614}"), "\(json)")
+  }
+
+  @Test("5, 3, 5: 3 is out of order, the repeated 5 is logged and reported, its file kept")
+  func repeatedSequence() throws {
+    let folder = try temporaryFolder("rx-repeat")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let bound = PortBox()
+    let options = Self.options(folder)
+    let receiver = Background { try FrameReceiver(options: options).run { bound.set($0) } }
+    let sender = BroadcastSender(
+      endpoint: try bound.wait(), transmissionToken: "EXT", receptionToken: "APP")
+    let connection = try sender.connect()
+    // The repeat is 16 px wide: the file of frame 5 must stay the first one's (8 px).
+    for (sequence, width) in [(5, 8), (3, 8), (5, 16)] as [(UInt64, Int)] {
+      try connection.send(
+        WireFrame.encode(
+          Image(width: width, height: 8), format: .i420, sequence: sequence,
+          presentationMicroseconds: 0), timeout: .seconds(2))
+    }
+    connection.close()
+    let summary = try receiver.value()
+    #expect(summary.frames == 3)
+    #expect(summary.outOfOrder == 1)
+    #expect(summary.duplicates == [5])
+    let rows = try Self.lines(folder + "/received.jsonl")
+    #expect(rows.map { $0["sequence"] as? Int } == [5, 3, 5])
+    #expect(rows[1]["outOfOrder"] as? Bool == true)
+    #expect(rows[2]["duplicate"] as? Bool == true && rows[2]["file"] == nil)
+    #expect(rows[2]["width"] as? Int == 16)
+    let png = try Data(contentsOf: URL(fileURLWithPath: folder + "/frame_00005.png"))
+    #expect(Array(png[16..<20]) == [0, 0, 0, 8])  // IHDR width
+    #expect(try Self.summaryFile(folder)["duplicates"] as? Int == 1)
   }
 
   @Test("sequences ≥ 2⁶³ are not clamped: the line and the file name agree")

@@ -29,6 +29,13 @@ struct CollaborationSceneBuilder {
           "\(InputText.quoted(id)) must be 1–64 ASCII letters, digits or -_. (an RTM id and a folder name)"
         )
       }
+      // Each view is the folder DIR/<id>, beside the run's own files in DIR.
+      guard !OutputFolder.isOwnEntryName(id) else {
+        throw scene.error(
+          "\(field).id",
+          "\(InputText.quoted(id)) is a name the output folder's own files take (its view "
+            + "folder would be DIR/\(id)); choose another id")
+      }
       guard seen.insert(id).inserted else {
         throw scene.error("\(field).id", "\(InputText.quoted(id)) is repeated")
       }
@@ -40,6 +47,8 @@ struct CollaborationSceneBuilder {
     let network = try networkConfiguration(ids: ids, scene: scene)
     let assets = try assetShapes(scene: scene)
     let actions = try modelActions(ids: ids, scene: scene)
+    scene.warnings += unknownModelWarnings(
+      actions, participants: participants, sceneFilePath: scene.sceneFilePath)
     let room = try roomData(scene: scene)
     let collaboration = CollaborationScene(
       participants: participants, room: room, network: network, actions: actions,
@@ -310,6 +319,26 @@ struct CollaborationSceneBuilder {
           seconds: spec.t, participant: spec.participant, model: model, kind: kind, index: i))
     }
     return actions
+  }
+
+  /// A select, move, unselect or remove of a model no `add` action names, in a scene without
+  /// recorded message logs (whose messages could add it): the action can never find its
+  /// model, so the app would do nothing (usually a misspelt id).
+  private func unknownModelWarnings(
+    _ actions: [ModelAction], participants: [Participant], sceneFilePath: String
+  ) -> [String] {
+    guard participants.allSatisfy({ $0.messageLog == nil }) else { return [] }
+    var added = Set<String>()
+    for action in actions {
+      if case .add = action.kind { added.insert(action.model) }
+    }
+    return actions.compactMap { action in
+      if case .add = action.kind { return nil }
+      guard !added.contains(action.model) else { return nil }
+      let location = InputLocation(file: sceneFilePath, field: "\(root).actions[\(action.index)]")
+      return "\(location): no action adds a model \(InputText.quoted(action.model)), so this "
+        + "action finds none and does nothing"
+    }
   }
 
   private func roomData(scene: SceneSection) throws -> ChannelData {

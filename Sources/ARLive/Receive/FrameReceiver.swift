@@ -20,6 +20,8 @@ public struct FrameReceiver {
     public var writesPNG: Bool = true
     /// Wait for another run's lock on the output folder instead of failing (75).
     public var waitsForLock = false
+    /// Told `waiting for pid N's lock on DIR` once when the receiver has to wait for the lock.
+    public var lockWaitNotice: (@Sendable (String) -> Void)?
     /// Longest wait for the next frame's bytes once connected.
     public var idleTimeout: Duration = .seconds(10)
     /// Raised → the receiver stops, keeping what it wrote.
@@ -39,8 +41,11 @@ public struct FrameReceiver {
     public var frames = 0
     /// Sequence gaps: (first missing sequence, count missing).
     public var gaps: [(first: UInt64, count: UInt64)] = []
-    /// Frames whose sequence was not above the previous one.
+    /// Frames whose sequence was not above the previous one (repeats not counted).
     public var outOfOrder = 0
+    /// Frames whose sequence had arrived already: logged, never written over the first one's
+    /// file (`duplicates` in receive.json), in arrival order.
+    public var duplicates: [UInt64] = []
     /// Header and payload bytes received.
     public var bytes = 0
     /// Seconds from the handshake's end to the last frame.
@@ -73,7 +78,7 @@ public struct FrameReceiver {
     try FileIO.createDirectory(options.outputDirectory)
     let folder = try OutputFolder(options.outputDirectory)
     // One writer per folder: a second receiver would interleave its lines with this one's.
-    let lock = try folder.lock(waiting: options.waitsForLock)
+    let lock = try folder.lock(waiting: options.waitsForLock, notice: options.lockWaitNotice)
     defer { lock.release() }
     FileIO.removeStaleTemporaryFiles(in: options.outputDirectory)
     // An earlier run's summary goes first, so no receive.json describes other frames.
@@ -107,6 +112,7 @@ public struct FrameReceiver {
   ) throws {
     let start = ContinuousClock.now
     var previous: UInt64?
+    var seen = Set<UInt64>()
     while true {
       let headerBytes: [UInt8]
       do {
@@ -145,14 +151,19 @@ public struct FrameReceiver {
         ("width", .integer(header.width)), ("height", .integer(header.height)),
         ("pixelFormat", .string(header.pixelFormat.rawValue)),
       ]
-      if let gap = Self.gap(after: previous, at: header.sequence) {
+      // A repeated sequence names a frame that arrived already: the first one's file stays.
+      let isDuplicate = !seen.insert(header.sequence).inserted
+      if isDuplicate {
+        summary.duplicates.append(header.sequence)
+        fields.append(("duplicate", .bool(true)))
+      } else if let gap = Self.gap(after: previous, at: header.sequence) {
         summary.gaps.append(gap)
         fields.append(("missingBefore", .unsigned(gap.count)))
       } else if let previous, header.sequence <= previous {
         summary.outOfOrder += 1
         fields.append(("outOfOrder", .bool(true)))
       }
-      if options.writesPNG {
+      if options.writesPNG, !isDuplicate {
         let name = FrameFileName.name(header.sequence)
         let image = WireFrame.image(header: header, payload: payload)
         try FileIO.writeAtomically(
@@ -199,6 +210,7 @@ public struct FrameReceiver {
           })
       ),
       ("outOfOrder", .integer(s.outOfOrder)),
+      ("duplicates", .integer(s.duplicates.count)),
       ("bytes", .integer(s.bytes)),
       ("seconds", .number(s.seconds)),
       ("framesPerSecond", .number(s.seconds > 0 ? Double(max(0, s.frames - 1)) / s.seconds : 0)),

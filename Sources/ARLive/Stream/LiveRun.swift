@@ -30,6 +30,10 @@ public struct LiveRun {
     public var sendTimeout: Duration = .seconds(5)
     /// Raised → the run stops (Ctrl-C).
     public var stop: StopSignal = .interrupt
+    /// Wait for another run's lock on the output folder instead of failing (75), as `render`.
+    public var waitsForLock = false
+    /// Told `waiting for pid N's lock on DIR` once when the run has to wait for the lock.
+    public var lockWaitNotice: (@Sendable (String) -> Void)?
 
     /// Creates options.
     public init(outputDirectory: String) { self.outputDirectory = outputDirectory }
@@ -69,12 +73,14 @@ public struct LiveRun {
     self.options = options
   }
 
-  /// Binds the strokes port (when asked), then calls `ready` with it, connects `sender` (when
+  /// Takes the output folder's lock (so a refused run binds, connects and writes nothing),
+  /// binds the strokes port (when asked), then calls `ready` with it, connects `sender` (when
   /// streaming), and replays.
   /// - Returns: the summary; a run that failed or was interrupted after it started returns
   ///   with `failure` set (its folder has the frames and lines so far and the received strokes,
   ///   no run.json).
-  /// - Throws: `LiveError` for a strokes port in use or a failed handshake (the folder's
+  /// - Throws: `InputError` `.temporaryFailure` (75) when another run holds the folder's
+  ///   lock, before any port is bound or connected; `LiveError` for a strokes port in use or a failed handshake (the folder's
   ///   `events.jsonl` then holds the sender's states); `InputError` `.usage` when
   ///   `strokes-received.jsonl` would overwrite one of the scene's inputs; `LocatedError`s from
   ///   the replay's setup.
@@ -89,20 +95,24 @@ public struct LiveRun {
         .usage, InputLocation(file: recordedStrokes),
         "would overwrite the input \(InputText.quotedPath(input)); choose another output folder")
     }
+    let directory = options.outputDirectory
+    try FileIO.createDirectory(directory)
+    // One writer per folder, checked before any peer hears of this run.
+    let lock = try OutputFolder(directory).lock(
+      waiting: options.waitsForLock, notice: options.lockWaitNotice)
+    defer { lock.release() }
     let strokes = try options.strokesEndpoint.map { e throws(LiveError) in
       try LiveStrokes(endpoint: e)
     }
     defer { strokes?.listener.close() }
     ready(strokes?.listener.endpoint)
     var summary = Summary()
-    let directory = options.outputDirectory
     var connection: TCPConnection?
     if let sender {
       do {
         connection = try sender.connect()
       } catch {
         summary.transitions = sender.transitions
-        try? FileIO.createDirectory(directory)
         try? FileIO.writeAtomically(
           Array(
             Self.stateEvents(sender.transitions, frame: 0, t: 0).map { $0.text + "\n" }.joined()
@@ -126,6 +136,7 @@ public struct LiveRun {
     var replayOptions = ReplayOptions(
       outputDirectory: directory, frameRange: options.frameRange, threads: options.threads)
     replayOptions.writesFrames = streamer == nil
+    replayOptions.heldLock = lock
     let format = options.pixelFormat
     let leading =
       sender.map {

@@ -67,7 +67,8 @@ public struct MultiViewReplay {
     try FileIO.createDirectory(options.outputDirectory)
     // The shared files (run.json, messages.jsonl) have one writer too; each view's folder
     // is locked by its own run.
-    let lock = try OutputFolder(options.outputDirectory).lock(waiting: options.waitsForLock)
+    let lock = try OutputFolder(options.outputDirectory).lock(
+      waiting: options.waitsForLock, notice: options.lockWaitNotice)
     defer { lock.release() }
     let runJSONPath = options.outputDirectory + "/run.json"
     if FileIO.exists(runJSONPath) {

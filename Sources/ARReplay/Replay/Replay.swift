@@ -30,6 +30,12 @@ public struct ReplayOptions: Sendable {
   /// When another process holds the output folder's lock (`OutputFolder.lock(waiting:)`),
   /// wait for it (true) or fail at once with exit 75 (false, the default).
   public var waitsForLock = false
+  /// Told `waiting for pid N's lock on DIR` once when the run has to wait for the lock.
+  public var lockWaitNotice: (@Sendable (String) -> Void)?
+  /// The output folder's lock when the caller took it already (a live run locks the folder
+  /// before it binds or connects, so a refused run never touches the folder or a peer); nil:
+  /// the run takes it.
+  public var heldLock: OutputFolderLock?
   /// Fields `run.json` gets after `warnings` (the command line's `sceneHash`, `sceneInputs`
   /// and `shard`), in order.
   public var runFields: [(String, JSONValue)] = []
@@ -137,8 +143,10 @@ public struct Replay {
     try FileIO.createDirectory(directory)
     let folder = try OutputFolder(directory)
     // One writer per folder: a second run would interleave its lines with this one's.
-    let lock = try folder.lock(waiting: options.waitsForLock)
-    defer { lock.release() }
+    let lock =
+      try options.heldLock
+      ?? folder.lock(waiting: options.waitsForLock, notice: options.lockWaitNotice)
+    defer { if options.heldLock == nil { lock.release() } }
     FileIO.removeStaleTemporaryFiles(in: directory)
     // A run.json describes the frames of a finished run: an earlier run's goes before the line
     // files are truncated, so an interrupted folder never has one describing other frames.
