@@ -82,7 +82,8 @@ public struct DisplayerKind: SessionKind {
 
   /// Opens each video now (header checked), so a missing or bad file fails before any output
   /// is written; the videos join the scene's inputs.
-  /// - Throws: `InputError` for non-finite taps (`displayers.taps[i]`) and unknown choices;
+  /// - Throws: `InputError` for non-finite taps (`displayers.taps[i]`), a tap before τ = 0
+  ///   (`displayers.taps[i].t`) and unknown choices;
   ///   the videos' located errors (`.missingInput` naming `displayers.videos[i].path`).
   public func configure(_ section: Section, in scene: inout SceneSection) throws
     -> any SessionConfiguration
@@ -90,6 +91,10 @@ public struct DisplayerKind: SessionKind {
     let taps = try section.taps.enumerated().map { i, tap in
       guard tap.t.isFinite, tap.u.isFinite, tap.v.isFinite else {
         throw scene.error("displayers.taps[\(i)]", "t, u and v must be finite")
+      }
+      // As every other action time: τ runs from 0, so an earlier tap would never happen.
+      guard tap.t >= 0 else {
+        throw scene.error("displayers.taps[\(i)].t", "must be ≥ 0 s (got \(tap.t))")
       }
       return DisplayerTap(t: tap.t, u: tap.u, v: tap.v)
     }

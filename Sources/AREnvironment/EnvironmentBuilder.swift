@@ -70,9 +70,13 @@ struct EnvironmentBuilder {
     var untextured: [Int: Int] = [:]
     for material in model.materials {
       materialBase.append(materials.count)
-      let texture = try material.texture.map {
-        try modelTexture(
-          $0, model: path, folder: folder, wrapU: material.wrapU, wrapV: material.wrapV)
+      // A texture's errors name the model field too: the model named the texture.
+      let scene = section
+      let texture = try material.texture.map { source in
+        try scene.reading(path, field: field + ".path") {
+          try modelTexture(
+            source, model: path, folder: folder, wrapU: material.wrapU, wrapV: material.wrapV)
+        }
       }
       let color = material.baseColor
       materials.append(
@@ -280,7 +284,7 @@ struct EnvironmentBuilder {
       }
       if let r = m.repeats {
         guard r.count == 2, r.allSatisfy({ $0.isFinite && $0 > 0 && $0 <= 1_000_000 }) else {
-          throw error(f + ".repeats", "expected [u, v], each > 0")
+          throw error(f + ".repeats", "expected [u, v], each > 0 and ≤ 1000000")
         }
         repeats = SIMD2(r[0], r[1])
       }

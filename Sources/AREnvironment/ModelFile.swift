@@ -91,6 +91,8 @@ extension ModelFile {
     case ARSIM_MODEL_OK:
       break
     case ARSIM_MODEL_REFUSED:
+      // The reader's own refusal of a file outside the model's folder (printable, bounded).
+      if reason.hasPrefix("it refers to '") { throw fail(reason) }
       throw fail("Assimp cannot read the model: " + InputText.quoted(reason, limit: 120))
     case ARSIM_MODEL_TOO_LARGE:
       throw fail(

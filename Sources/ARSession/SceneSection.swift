@@ -51,18 +51,27 @@ public struct SceneSection: Sendable {
     return resolvePath(p)
   }
 
-  /// Runs `body`, which reads the file `file` named by the scene's `field`; when that file is
-  /// missing or unreadable the error names the field and the scene file too, not just the path.
-  /// - Throws: what `body` throws; `.missingInput` errors about `file` reworded as above.
+  /// Runs `body`, which reads the file `file` named by the scene's `field`; any error about
+  /// that file or a file it names (a model's texture or buffer, a list's image) also names the
+  /// field and the scene file (`InputError.namedBy`), not just the path.
+  /// - Throws: what `body` throws; `InputError`s outside the scene file itself and any
+  ///   `.missingInput` error about `file` get `namedBy` (once: the innermost field stays).
   public func reading<T>(_ file: String, field: String, _ body: () throws -> T) throws -> T {
+    let namedBy = InputLocation(file: sceneFilePath, field: field)
     do {
       return try body()
+    } catch var error as InputError
+      where error.location.file != sceneFilePath && error.namedBy == nil
+    {
+      if error.kind == .missingInput, error.location.file == file { error.location.field = field }
+      error.namedBy = namedBy
+      throw error
     } catch let error as any LocatedError
       where error.kind == .missingInput && error.location.file == file
     {
-      throw InputError(
-        .missingInput, InputLocation(file: file, field: field),
-        "\(error.reason) (named by \(sceneFilePath) field \(InputText.quoted(field)))")
+      var named = InputError(.missingInput, InputLocation(file: file, field: field), error.reason)
+      named.namedBy = namedBy
+      throw named
     }
   }
 

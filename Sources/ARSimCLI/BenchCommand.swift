@@ -78,14 +78,18 @@ enum BenchCommand {
       try checkDefaultTrack(settings.trackPath)
     }
     settings.pipelined = !args.has("--sequential")
+    var cleanup: InterruptCleanup?
     if args.value("--out") == nil, !scenes.isEmpty || collaboration {
       // A fixed name under /tmp would let another local user plant links or files there.
       settings.folder = try makePrivateFolder()
+      // Ctrl-C or SIGTERM removes it too (a full run writes about 1.8 GB there).
+      cleanup = InterruptCleanup(removing: settings.folder)
       output.print(
         "bench: writing into \(settings.folder) (removed afterwards; --out DIR keeps it)")
     }
     defer {
-      if args.value("--out") == nil, !scenes.isEmpty || collaboration {
+      if let cleanup {
+        cleanup.finish()
         try? FileManager.default.removeItem(atPath: settings.folder)
       }
     }

@@ -67,11 +67,19 @@ public struct InputError: LocatedError, Hashable {
   public var kind: InputErrorKind
   /// The problem.
   public var reason: String
+  /// For a file the scene names (a model, texture, track, image list): the scene file, field
+  /// and line that named it, printed after the reason as `(named by scene.json:12: field 'x')`.
+  public var namedBy: InputLocation?
 
   /// Creates an error.
   public init(_ kind: InputErrorKind = .badData, _ location: InputLocation, _ reason: String) {
     self.location = location
     self.kind = kind
     self.reason = reason
+  }
+
+  /// `location: reason`, then `(named by …)` when a scene named the file.
+  public var description: String {
+    "\(location): \(reason)" + (namedBy.map { " (named by \($0))" } ?? "")
   }
 }

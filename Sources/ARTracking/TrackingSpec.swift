@@ -102,6 +102,9 @@ public struct TrackingSpec: Decodable, Sendable {
     public var relocalizing: Double?
   }
 
+  /// The largest position noise σ (m) and drift density (m/√s) a section may ask for.
+  public static let maximumPositionSigma = 100.0
+
   /// The section's known keys by field path (unknown keys become warnings).
   public static let schema: [String: Set<String>] = [
     "tracking": [
@@ -191,12 +194,26 @@ public struct TrackingSpec: Decodable, Sendable {
       c.keyframes.append(TrackingKeyframe(t: t, state: state))
     }
     var model = PoseErrorModel()
-    model.positionNoise =
-      try nonNegative(error?.noise?.position, "tracking.error.noise.position", "m") ?? 0
+    // Position σ ≤ 100 m and 100 m/√s: even six σ of a 10⁷-frame replay's drift (3.3·10⁵ s)
+    // stay inside the tracks' 10⁶ m bound, so the camera never leaves the world tracks may hold.
+    func positionSigma(_ value: Double?, _ field: String, _ unit: String) throws(TrackingSpecError)
+      -> Double
+    {
+      let sigma = try nonNegative(value, field, unit) ?? 0
+      guard sigma <= Self.maximumPositionSigma else {
+        throw TrackingSpecError(
+          field,
+          "must be at most \(Int(Self.maximumPositionSigma)) \(unit) (got \(sigma)): a larger "
+            + "error would move the camera beyond the 10^6 m tracks are limited to")
+      }
+      return sigma
+    }
+    model.positionNoise = try positionSigma(
+      error?.noise?.position, "tracking.error.noise.position", "m")
     model.rotationNoise =
       try nonNegative(error?.noise?.rotation, "tracking.error.noise.rotation", "rad") ?? 0
-    model.positionDrift =
-      try nonNegative(error?.drift?.position, "tracking.error.drift.position", "m/√s") ?? 0
+    model.positionDrift = try positionSigma(
+      error?.drift?.position, "tracking.error.drift.position", "m/√s")
     model.rotationDrift =
       try nonNegative(error?.drift?.rotation, "tracking.error.drift.rotation", "rad/√s") ?? 0
     if let scale = error?.scale {

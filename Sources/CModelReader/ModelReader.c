@@ -34,6 +34,7 @@ typedef struct {
   uint64_t max_file_bytes;
   char extra[64][1024];
   int extra_count;
+  char refused[200];  // the first file asked for outside the model's folder, for the message
 } reader_context;
 
 typedef struct {
@@ -87,7 +88,18 @@ static int allowed(const reader_context *context, const char *name) {
 static struct aiFile *file_open(struct aiFileIO *io, const char *name, const char *mode) {
   reader_context *context = (reader_context *)io->UserData;
   if (strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+')) return NULL;
-  if (!allowed(context, name)) return NULL;
+  if (!allowed(context, name)) {
+    if (!context->refused[0]) {
+      // Kept printable: the name comes from the model file.
+      size_t i = 0;
+      for (; name[i] && i + 1 < sizeof context->refused; i++) {
+        unsigned char c = (unsigned char)name[i];
+        context->refused[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+      }
+      context->refused[i] = '\0';
+    }
+    return NULL;
+  }
   int fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return NULL;
   struct stat info;
@@ -342,6 +354,15 @@ static int child_main(const char *path, uint64_t max_triangles, uint64_t max_fil
   const struct aiScene *scene =
       aiImportFileExWithProperties(path, arsim_model_postprocess_flags(), &io, properties);
   if (!scene || !scene->mRootNode) {
+    if (context.refused[0]) {
+      static char outside[400];
+      snprintf(outside, sizeof outside,
+               "it refers to '%s', outside the model's folder (a model reads only files below "
+               "its folder, named without '..')",
+               context.refused);
+      fail(fd, outside);
+      return ARSIM_MODEL_REFUSED;
+    }
     const char *reason = aiGetErrorString();
     fail(fd, reason && *reason ? reason : "Assimp read no scene");
     return ARSIM_MODEL_REFUSED;

@@ -98,6 +98,27 @@ import Testing
     #expect(try (0..<5).map { try pixel(out, $0)[0] } == [10, 10, 20, 20, 20])
   }
 
+  @Test("recording.offset beyond ±4e9 s is refused naming the field; 4e9 loads")
+  func offsetLimit() throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/images", withIntermediateDirectories: true)
+    try write((10, 0, 0), width: 8, height: 6, to: folder.path + "/images/a.png")
+    for offset in ["1e300", "-4.1e9"] {
+      let path = scene(in: folder, lines: "0 a.png\n", extra: #", "offset": \#(offset)"#)
+      #expect {
+        try ReplayScene.load(path: path, registry: SessionRegistry())
+      } throws: { error in
+        let error = error as? InputError
+        return error?.location.field == "background.recording.offset"
+          && error?.reason.contains("-4e9 to 4e9") == true
+      }
+    }
+    let path = scene(in: folder, lines: "0 a.png\n", extra: #", "offset": 4e9"#)
+    _ = try ReplayScene.load(path: path, registry: SessionRegistry())
+  }
+
   @Test("a times file naming a file outside the folder is refused when the scene loads")
   func outside() throws {
     let folder = TemporaryFolder()

@@ -284,6 +284,22 @@ import Testing
     #expect(screen.geometry?.material.diffuse == DisplayerModel.screenCyan)
   }
 
+  @Test("a tap before τ = 0 is refused (65) naming displayers.taps[N].t, as other action times")
+  func negativeTap() {
+    let folder = TemporaryFolder("displayer-tap")
+    defer { folder.remove() }
+    let track = Fixtures.path("tracks/tum_fr1_xyz_groundtruth.txt")
+    let scene = folder.write(
+      #"{"name": "t", "track": {"path": "\#(track)"}, "output": {"width": 64, "height": 48}, "#
+        + #""duration": 0.3, "displayers": {"taps": [{"t": 0.1, "u": 1, "v": 1}, "#
+        + #"{"t": -1, "u": 1, "v": 1}]}}"#, to: "scene.json")
+    let (code, output) = runCommand(["render", scene, "--out", folder.file("out")])
+    #expect(code == 65, "\(output.standardError)")
+    #expect(
+      output.standardError.contains("field 'displayers.taps[1].t'"), "\(output.standardError)")
+    #expect(output.standardError.contains("must be ≥ 0 s"))
+  }
+
   @Test("a bad video or a non-finite tap time fails at creation with its location")
   func creationErrors() throws {
     let truncated = TemporaryFolder("video").write(

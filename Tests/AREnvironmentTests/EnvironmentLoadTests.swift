@@ -22,6 +22,24 @@ struct EnvironmentLoadTests {
     return nil
   }
 
+  @Test("A model's or its texture's error names the scene field that named the model")
+  func namedByField() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    try folder.write("m.jsonl", "{}")
+    var error = failure { _ = try load(#"{"models": [{"path": "m.jsonl"}]}"#, in: folder) }
+    #expect(error?.location.file == folder.directory + "/m.jsonl")
+    #expect(error?.namedBy?.field == "environment.models[0].path")
+    #expect(error?.description.contains("(named by ") == true)
+    // A texture the model names: located at the model, named by the model's field.
+    try folder.write("tex.obj", "mtllib tex.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n")
+    try folder.write("tex.mtl", "newmtl a\nmap_Kd /etc/passwd\n")
+    error = failure { _ = try load(#"{"models": [{"path": "tex.obj"}]}"#, in: folder) }
+    #expect(error?.location.file == folder.directory + "/tex.obj")
+    #expect(error?.reason.contains("must be a relative path") == true)
+    #expect(error?.namedBy?.field == "environment.models[0].path")
+  }
+
   @Test("A model placed in the world: node transform, unit and up axis applied to its corners")
   func placement() throws {
     let folder = try EnvironmentFixture()

@@ -109,6 +109,17 @@ struct ModelFileTests {
     let error = badData { _ = try ModelFile.read(path: path) }
     #expect(error?.kind == .badData)
     #expect(error?.location.file == path)
+    #expect(
+      error?.reason.contains("BoxTextured0.bin', outside the model's folder") == true,
+      "\(String(describing: error))")
+    // An absolute URI too.
+    let absolute = try folder.write(
+      "model/absolute.gltf",
+      text.replacingOccurrences(of: "\"../BoxTextured0.bin\"", with: "\"/etc/passwd\""))
+    let outside = badData { _ = try ModelFile.read(path: absolute) }
+    #expect(
+      outside?.reason.contains("outside the model's folder") == true,
+      "\(String(describing: outside))")
     // The same file next to its buffer reads.
     try folder.copy("BoxTextured.gltf")
     #expect(try ModelFile.read(path: folder.directory + "/BoxTextured.gltf").triangleCount == 12)

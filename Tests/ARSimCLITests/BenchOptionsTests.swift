@@ -6,12 +6,12 @@ import Testing
 
 /// `arsim bench --size WxH --spheres N` and the `processor:` line (issues 27 and 31).
 @Suite("bench: size, sphere count and processor")
-struct BenchOptionsTests {
-  let root: String
+final class BenchOptionsTests {
+  private let temporary = TemporaryFolder("bench-options")
+  var root: String { temporary.path }
 
-  init() throws {
-    root = TemporaryFolder("bench-options").path
-  }
+  // Each test gets its own instance: its folder goes when the test ends.
+  deinit { temporary.remove() }
 
   /// Three poses 0.1 s apart: frames 0…6 at 30 frames/s.
   func shortTrack() throws -> String {

@@ -8,12 +8,12 @@ import Testing
 /// Command-line details a newcomer found inconsistent between commands: option case, repeated
 /// flags, exit codes, per-command help, echoed numbers and unbounded numbers.
 @Suite("CLI consistency")
-struct CLIConsistencyTests {
-  let root: String
+final class CLIConsistencyTests {
+  private let temporary = TemporaryFolder("consistency")
+  var root: String { temporary.path }
 
-  init() throws {
-    root = TemporaryFolder("consistency").path
-  }
+  // Each test gets its own instance: its folder goes when the test ends.
+  deinit { temporary.remove() }
 
   /// `Tests/__Fixtures__/quickdraw/NAME`.
   static func quickDraw(_ name: String) -> String { Fixtures.path("quickdraw/" + name) }

@@ -7,12 +7,12 @@ import Testing
 
 /// `arsim bench B4 --participants N`: the scene it generates and what it prints.
 @Suite("arsim bench B4")
-struct CollaborationBenchTests {
-  let root: String
+final class CollaborationBenchTests {
+  private let temporary = TemporaryFolder("b4")
+  var root: String { temporary.path }
 
-  init() throws {
-    root = TemporaryFolder("b4").path
-  }
+  // Each test gets its own instance: its folder goes when the test ends.
+  deinit { temporary.remove() }
 
   /// An ARKit data-logger track (nanosecond time stamp, 3 × 4 pose): 21 poses 0.1 s apart.
   func writeTrack() throws -> String {

@@ -6,12 +6,12 @@ import Testing
 @testable import ARSimCLI
 
 @Suite("arsim compare")
-struct CompareCommandTests {
-  let root: String
+final class CompareCommandTests {
+  private let temporary = TemporaryFolder("compare")
+  var root: String { temporary.path }
 
-  init() throws {
-    root = TemporaryFolder("compare").path
-  }
+  // Each test gets its own instance: its folder goes when the test ends.
+  deinit { temporary.remove() }
 
   static func image(change: (Int, Int, (UInt8, UInt8, UInt8, UInt8))? = nil) -> Image {
     var image = Image(width: 8, height: 6, fill: (30, 60, 90, 255))

@@ -16,6 +16,35 @@ struct HelpAndMessagesTests {
     try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
   }
 
+  @Test("arsim help --help is the overview (0); bench live --help shows bench live only")
+  func helpOfHelp() {
+    for arguments in [["help", "--help"], ["help", "-h"], ["--help", "--help"]] {
+      let (code, output) = run(arguments)
+      #expect(code == 0, "\(arguments): \(output.standardError)")
+      #expect(output.standardOutput.hasPrefix("USAGE: arsim <command>"), "\(arguments)")
+    }
+    let (code, output) = run(["bench", "live", "--help"])
+    #expect(code == 0)
+    #expect(output.standardOutput.contains("arsim bench live [--size WxH]"))
+    #expect(!output.standardOutput.contains("--participants"), "\(output.standardOutput)")
+    // The other subcommand-less forms keep the whole block.
+    let (_, bench) = run(["bench", "B1", "--help"])
+    #expect(bench.standardOutput.contains("--participants"))
+    #expect(bench.standardOutput.contains("arsim bench live"))
+  }
+
+  @Test("the bench's --track error never names --format, which bench does not take")
+  func benchTrackHint() throws {
+    let folder = TemporaryFolder("bench-track")
+    defer { folder.remove() }
+    let track = folder.write("0 0 0 0 0 0 0 1\n", to: "tum.txt")
+    let (code, output) = run([
+      "bench", "B3", "--frames", "1", "--track", track, "--out", folder.file("out"),
+    ])
+    #expect(code == 65, "\(output.standardError)")
+    #expect(!output.standardError.contains("--format"), "\(output.standardError)")
+  }
+
   @Test("arsim help bench shows bench live --track; README's bench rows list --track and --out")
   func benchOptions() throws {
     let (code, output) = runCommand(["help", "bench"])

@@ -24,6 +24,27 @@ struct InstallerTests {
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 
+  @Test("Scripts/test --help and --dry-run print what would run, installing and building nothing")
+  func testScriptDryRun() throws {
+    for arguments in [["--help"], ["--dry-run", "--filter", "ShardMergeTests"]] {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/bash")
+      process.arguments = [Self.repository.appendingPathComponent("Scripts/test").path] + arguments
+      // No swift on PATH (it lives in /opt/swift): a script that built would fail.
+      process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      try process.run()
+      let data = pipe.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      let text = String(decoding: data, as: UTF8.self)
+      #expect(process.terminationStatus == 0, "\(arguments): \(text)")
+      #expect(text.contains("would run:\n  Scripts/install-dependencies --tests\n"), "\(text)")
+      let last = arguments.count > 1 ? " --skip-build --filter ShardMergeTests" : " --skip-build"
+      #expect(text.contains("swift test" + last), "\(text)")
+    }
+  }
+
   /// The first column of each package table in README.md's Requirements: the rendering table,
   /// then the tests' table.
   static func readmeTables() throws -> [[String]] {

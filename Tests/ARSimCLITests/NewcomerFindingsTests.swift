@@ -8,12 +8,12 @@ import Testing
 /// Inputs a newcomer tried that used to write into `/`, crash, overwrite an input or fail
 /// with an unclear message.
 @Suite("CLI inputs found by the newcomer test")
-struct NewcomerFindingsTests {
-  let root: String
+final class NewcomerFindingsTests {
+  private let temporary = TemporaryFolder("newcomer")
+  var root: String { temporary.path }
 
-  init() throws {
-    root = TemporaryFolder("newcomer").path
-  }
+  // Each test gets its own instance: its folder goes when the test ends.
+  deinit { temporary.remove() }
 
   @Test(
     "an empty option value is a usage error",

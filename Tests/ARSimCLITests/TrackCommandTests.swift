@@ -18,6 +18,24 @@ import Testing
     }
   }
 
+  @Test("CameraTracks.md's track info sample is what the command prints")
+  func documentedSample() throws {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let doc = try String(
+      contentsOf: repository.appendingPathComponent("Documentation/CameraTracks.md"),
+      encoding: .utf8)
+    let command = "$ arsim track info Tests/__Fixtures__/tracks/tum_fr1_xyz_groundtruth.txt\n"
+    let sample = try #require(
+      doc.components(separatedBy: command).dropFirst().first?.components(separatedBy: "\n\n")
+        .first)
+    let (code, out, _) = Self.run([
+      "track", "info", Fixtures.path("tracks/tum_fr1_xyz_groundtruth.txt"),
+    ])
+    #expect(code == 0)
+    #expect(out == sample + "\n", "\(out)")
+  }
+
   @Test("track info on TUM fr1_xyz: 3000 poses over 30.09 s")
   func infoTUM() {
     let (code, out, err) = Self.run([

@@ -16,6 +16,21 @@ import Testing
     }
   }
 
+  @Test(
+    "a position σ or drift density above 100 is refused, naming the field; 100 is accepted",
+    arguments: [
+      (#"{"error": {"noise": {"position": 1e300}}}"#, "tracking.error.noise.position"),
+      (#"{"error": {"drift": {"position": 100.5}}}"#, "tracking.error.drift.position"),
+    ])
+  func positionSigmaBound(json: String, field: String) throws {
+    let error = Self.failure(try Self.spec(json))
+    #expect(error?.field == field)
+    #expect(error?.reason.contains("10^6 m") == true, "\(String(describing: error))")
+    let largest = try Self.spec(
+      #"{"error": {"noise": {"position": 100}, "drift": {"position": 100}}}"#)
+    #expect(Self.failure(largest) == nil)
+  }
+
   @Test("a full section gives its values")
   func values() throws {
     let c = try Self.spec(

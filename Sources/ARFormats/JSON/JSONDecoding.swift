@@ -66,7 +66,8 @@ package enum JSONDecoding {
     }
     var (field, reason) = describe(error)
     if case .dataCorrupted(let context) = error,
-      [JSONInteger.expected, JSONUnsignedInteger.expected].contains(context.debugDescription)
+      // JSONInteger's, JSONUnsignedInteger's and the tracking section's own (ARTracking).
+      context.debugDescription.hasPrefix("expected an integer from ")
     {
       reason = context.debugDescription
       if let field, let text = JSONSyntaxLocator.numberText(ofField: field, in: bytes) {

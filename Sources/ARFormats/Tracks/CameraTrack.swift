@@ -62,11 +62,33 @@ public struct CameraTrack: Hashable, Sendable {
   ///   side file (KITTI times, EuRoC sensor.yaml) or no poses at all.
   public static func read(path: String, options: TrackReadOptions = .init()) throws -> CameraTrack {
     let format = try options.format ?? detectFormat(path: path)
+    var track: CameraTrack
     if format == .json {
-      return try readJSON(path: path, options: options)
+      track = try readJSON(path: path, options: options)
+    } else {
+      var reader = TextTrackReader(path: path, format: format, options: options)
+      track = try reader.read()
     }
-    var reader = TextTrackReader(path: path, format: format, options: options)
-    return try reader.read()
+    track.warnings += unusedSideFiles(format: format, options: options)
+    return track
+  }
+
+  /// Warnings for side files `format` does not read: times are KITTI's (its poses carry no
+  /// time), the sensor file EuRoC's (its poses are the IMU body's); given with another format
+  /// they would be silently ignored.
+  static func unusedSideFiles(format: TrackFormat, options: TrackReadOptions) -> [String] {
+    var warnings: [String] = []
+    if let times = options.timesPath, format != .kitti {
+      warnings.append(
+        "the times file \(InputText.quotedPath(times)) is not read: only KITTI tracks take one "
+          + "(this track is \(format.rawValue), its poses carry their times)")
+    }
+    if let sensor = options.sensorPath, format != .euroc {
+      warnings.append(
+        "the sensor file \(InputText.quotedPath(sensor)) is not read: only EuRoC tracks take "
+          + "one (this track is \(format.rawValue))")
+    }
+    return warnings
   }
 
   /// Reads a line-based track (TUM, ARKit, KITTI, EuRoC, ARKitScenes, ARCore) whose bytes

@@ -57,7 +57,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
     let absoluteTrack =
       trackPath.hasPrefix("/")
       ? trackPath : FileManager.default.currentDirectoryPath + "/" + trackPath
-    let track = try CameraTrack.read(path: absoluteTrack, options: TrackReadOptions())
+    // Read as the scene reads it (ARKit data logger): bench has no --format to name.
+    let track = try CameraTrack.read(path: absoluteTrack, options: TrackReadOptions(format: .arkit))
     // Output frame i is at i / 30 s (DESIGN §4): say here what the track allows, rather than
     // fail on the generated scene file's `frames` field.
     let seconds = track.endSeconds - track.startSeconds

@@ -29,6 +29,12 @@ extension ReplayScene {
         error.location.line = JSONSyntaxLocator.line(ofField: field, in: bytes)
       }
       throw error
+    } catch var error as InputError where error.namedBy?.line == nil && error.namedBy != nil {
+      // A file the scene names: add the line of the field that named it.
+      if let field = error.namedBy?.field, let bytes = try? FileIO.read(path) {
+        error.namedBy?.line = JSONSyntaxLocator.line(ofField: field, in: bytes)
+      }
+      throw error
     }
   }
 }
@@ -212,6 +218,18 @@ struct SceneResolver {
 
     if file.track != nil {
       sessions = try configure(sections, warnings: &warnings, inputPaths: &inputPaths)
+      if let multiView = sessions.lazy.compactMap({
+        $0.configuration as? any MultiViewConfiguration
+      }).first {
+        // Every view follows its own track (`scene(forView:)`): this one moves no camera.
+        let line = (try? FileIO.read(path)).flatMap {
+          JSONSyntaxLocator.line(ofField: "track", in: $0)
+        }
+        warnings.append(
+          "\(InputLocation(file: path, line: line, field: "track")): ignored: each of the "
+            + "scene's \(multiView.views.count) views follows its own track; remove the "
+            + "top-level one")
+      }
     }
     if case .images(let images) = background { inputPaths += images }
     let tracking = try resolveTracking(
@@ -322,10 +340,16 @@ struct SceneResolver {
           bottom: try color(g.bottom, field: "background.gradient.bottom")))
     }
     let folder = try resolvePath(spec.images ?? "", field: "background.images")
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
-      throw InputError(
-        .missingInput, InputLocation(file: folder, field: "background.images"),
-        "cannot list the folder")
+    // opendir first for the system's reason (no such folder, not a folder, no permission).
+    let listed = opendir(folder)
+    let reason = listed == nil ? String(cString: strerror(errno)) : "cannot be read"
+    if let listed { closedir(listed) }
+    guard listed != nil, let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
+    else {
+      var listing = InputError(
+        .missingInput, InputLocation(file: folder), "cannot list the folder: " + reason)
+      listing.namedBy = InputLocation(file: path, field: "background.images")
+      throw listing
     }
     let pngs = names.filter { $0.lowercased().hasSuffix(".png") }.sorted().map { folder + "/" + $0 }
     guard !pngs.isEmpty else {

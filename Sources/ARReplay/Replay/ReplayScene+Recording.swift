@@ -89,7 +89,11 @@ extension SceneResolver {
     let field = "background.recording"
     let lens = try recordingLens(spec) ?? CameraLens(intrinsics: capture)
     let offset = spec.offset ?? 0
-    guard offset.isFinite else { throw error(field + ".offset", "must be a finite number") }
+    // Up to 4·10⁹ s (a Unix time against a clock from 0, until 2096): beyond it a frame's
+    // time on the image clock is no longer kept to the microsecond the lists are stamped in.
+    guard offset.isFinite, abs(offset) <= 4e9 else {
+      throw error(field + ".offset", "must be a number of seconds from -4e9 to 4e9")
+    }
     switch (spec.list, spec.video) {
     case (let list?, nil):
       let path = try resolvePath(list, field: field + ".list")

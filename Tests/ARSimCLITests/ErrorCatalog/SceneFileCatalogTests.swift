@@ -65,6 +65,52 @@ import Testing
       ], render, code: Exit.badData,
       mentions: ["scene.json:4:", "field 'frames'", "expected an integer"]),
     CatalogCase(
+      "a negative tracking seed",
+      files: ["scene.json": tinyScene("\"tracking\": {\"seed\": -1}"), "track.txt": tinyTrack],
+      render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'tracking.seed'", "0 to 2^64-1, found -1"]),
+    CatalogCase(
+      "a fractional tracking seed",
+      files: ["scene.json": tinyScene("\"tracking\": {\"seed\": 1.5}"), "track.txt": tinyTrack],
+      render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'tracking.seed'", "found 1.5"]),
+    CatalogCase(
+      "a tracking seed of 2^64",
+      files: [
+        "scene.json": tinyScene("\"tracking\": {\"seed\": 18446744073709551616}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'tracking.seed'", "found 18446744073709551616"]),
+    CatalogCase(
+      "a fractional minimumPoints",
+      files: [
+        "scene.json": tinyScene(
+          "\"tracking\": {\"insufficientFeatures\": {\"minimumPoints\": 1.5}}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: [
+        "scene.json:5:", "field 'tracking.insufficientFeatures.minimumPoints'", "found 1.5",
+      ]),
+    CatalogCase(
+      "a model that is not a model names the scene field and line that named it",
+      files: [
+        "scene.json": tinyScene("\"environment\": {\"models\": [{\"path\": \"cat.jsonl\"}]}"),
+        "track.txt": tinyTrack, "cat.jsonl": "{}\n",
+      ], render, code: Exit.badData,
+      mentions: [
+        "cat.jsonl: ", "(named by $D/scene.json:5: field 'environment.models[0].path')",
+      ]),
+    CatalogCase(
+      "a missing images folder says why and which scene named it",
+      files: [
+        "scene.json": tinyScene("\"background\": {\"images\": \"nope\"}"), "track.txt": tinyTrack,
+      ],
+      render, code: Exit.missingInput,
+      mentions: [
+        "nope: cannot list the folder: No such file or directory",
+        "(named by $D/scene.json:5: field 'background.images')",
+      ]),
+    CatalogCase(
       "measure switch times out of order",
       files: [
         "scene.json": tinyScene("\"measure\": {\"switchTimes\": [2, 1]}"), "track.txt": tinyTrack,

@@ -1,0 +1,61 @@
+import ARTestSupport
+import Foundation
+import Testing
+
+/// An interrupted `arsim bench` removes its private folder (the built binary, in a process of
+/// its own: the signal ends it).
+@Suite("bench: interrupted")
+struct BenchInterruptTests {
+  static var repository: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().path
+  }
+
+  @Test(
+    "SIGTERM and SIGINT during a bench remove /tmp/arsim-bench-XXXXXX",
+    arguments: [SIGTERM, SIGINT])
+  func signalRemovesFolder(signal: Int32) throws {
+    let arsim = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("arsim").path
+    try #require(FileManager.default.fileExists(atPath: arsim), "build arsim first: \(arsim)")
+    // TMPDIR of its own, so the bench's folder is found (and nothing else is there).
+    let temporary = TemporaryFolder("bench-interrupt")
+    defer { temporary.remove() }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: arsim)
+    process.arguments = ["bench", "B1", "--frames", "300"]
+    process.currentDirectoryURL = URL(fileURLWithPath: Self.repository)
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = temporary.path
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { process.terminate() } }
+    // Until the bench has written a frame into its folder (at most 60 s).
+    func benchFolders() -> [String] {
+      ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).filter {
+        $0.hasPrefix("arsim-bench-")
+      }
+    }
+    let deadline = Date(timeIntervalSinceNow: 60)
+    var wrote = false
+    while !wrote, process.isRunning, Date() < deadline {
+      if let folder = benchFolders().first {
+        let b1 = temporary.file(folder + "/B1")
+        wrote = ((try? FileManager.default.contentsOfDirectory(atPath: b1)) ?? []).contains {
+          $0.hasPrefix("frame_")
+        }
+      }
+      usleep(20_000)
+    }
+    try #require(wrote, "the bench wrote no frame within 60 s")
+    kill(process.processIdentifier, signal)
+    let end = Date(timeIntervalSinceNow: 20)
+    while process.isRunning, Date() < end { usleep(20_000) }
+    #expect(!process.isRunning)
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(process.terminationStatus == signal)
+    #expect(benchFolders().isEmpty, "\(benchFolders())")
+  }
+}
