@@ -132,7 +132,6 @@ enum CollaborationBench {
     return """
       {
         "name": "collab-bench",
-        "track": {"path": "\(track)", "format": "arkit"},
         "viewport": "landscape",
         "output": {"width": 1280, "height": 720, "fps": 30},
         "duration": \(duration),

@@ -33,6 +33,13 @@ final class InterruptCleanup: @unchecked Sendable {  // set once, then read by t
         _ = write(cleanupWriteDescriptor, &byte, 1)
       }
     }
+    // A parent may have started us with them blocked (a test runner's thread): they would stay
+    // pending, the handler never run and the process never end.
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
   }
 
   /// Restores the default actions and ends the watching thread (byte 0).

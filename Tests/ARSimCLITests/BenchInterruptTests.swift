@@ -53,7 +53,10 @@ struct BenchInterruptTests {
     kill(process.processIdentifier, signal)
     let end = Date(timeIntervalSinceNow: 20)
     while process.isRunning, Date() < end { usleep(20_000) }
-    #expect(!process.isRunning)
+    guard !process.isRunning else {
+      Issue.record("the bench did not end within 20 s of signal \(signal)")
+      return
+    }
     #expect(process.terminationReason == .uncaughtSignal)
     #expect(process.terminationStatus == signal)
     #expect(benchFolders().isEmpty, "\(benchFolders())")
