@@ -1,5 +1,6 @@
 import ARSupport
 import ARSimCLI
+import ARTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import ARLive
 import ARSimCLI
 import ARSupport
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -13,8 +14,9 @@ import Testing
 
   @Test("render --strokes-port into a locked folder: 75, nothing but the lock file in it")
   func renderStrokesPort() throws {
-    let folder = try temporaryFolder("lock-strokes")
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("lock-strokes")
+    defer { temporary.remove() }
+    let folder = temporary.path
     let out = folder + "/out"
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
     let held = try OutputFolder(out).lock(waiting: false)
@@ -31,8 +33,9 @@ import Testing
 
   @Test("stream into a locked folder: 75 before it connects (the receiver sees no one)")
   func streamConnectsNothing() throws {
-    let folder = try temporaryFolder("lock-stream")
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("lock-stream")
+    defer { temporary.remove() }
+    let folder = temporary.path
     let out = folder + "/tx"
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
     let held = try OutputFolder(out).lock(waiting: false)
@@ -52,8 +55,9 @@ import Testing
 
   @Test("stream --wait-for-lock says once whom it waits for, then runs when the lock is free")
   func streamWaits() throws {
-    let folder = try temporaryFolder("lock-wait")
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("lock-wait")
+    defer { temporary.remove() }
+    let folder = temporary.path
     let out = folder + "/out"
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
     let held = try OutputFolder(out).lock(waiting: false)

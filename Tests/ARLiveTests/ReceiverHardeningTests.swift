@@ -86,8 +86,9 @@ import Testing
 
   @Test("5, 3, 5: 3 is out of order, the repeated 5 is logged and reported, its file kept")
   func repeatedSequence() throws {
-    let folder = try temporaryFolder("rx-repeat")
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let temporary = TemporaryFolder("rx-repeat")
+    defer { temporary.remove() }
+    let folder = temporary.path
     let bound = PortBox()
     let options = Self.options(folder)
     let receiver = Background { try FrameReceiver(options: options).run { bound.set($0) } }

@@ -97,7 +97,7 @@ final class CLIConsistencyTests {
 
   @Test("track --help lists both subcommands, continuation lines kept aligned")
   func trackHelp() {
-    let (_, output) = runCommand(["track", "convert", "--help"])
+    let (_, output) = runCommand(["track", "--help"])
     #expect(
       output.standardOutput.hasPrefix(
         """

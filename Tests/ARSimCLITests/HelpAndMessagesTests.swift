@@ -19,16 +19,16 @@ struct HelpAndMessagesTests {
   @Test("arsim help --help is the overview (0); bench live --help shows bench live only")
   func helpOfHelp() {
     for arguments in [["help", "--help"], ["help", "-h"], ["--help", "--help"]] {
-      let (code, output) = run(arguments)
+      let (code, output) = runCommand(arguments)
       #expect(code == 0, "\(arguments): \(output.standardError)")
       #expect(output.standardOutput.hasPrefix("USAGE: arsim <command>"), "\(arguments)")
     }
-    let (code, output) = run(["bench", "live", "--help"])
+    let (code, output) = runCommand(["bench", "live", "--help"])
     #expect(code == 0)
     #expect(output.standardOutput.contains("arsim bench live [--size WxH]"))
     #expect(!output.standardOutput.contains("--participants"), "\(output.standardOutput)")
     // The other subcommand-less forms keep the whole block.
-    let (_, bench) = run(["bench", "B1", "--help"])
+    let (_, bench) = runCommand(["bench", "B1", "--help"])
     #expect(bench.standardOutput.contains("--participants"))
     #expect(bench.standardOutput.contains("arsim bench live"))
   }
@@ -38,7 +38,7 @@ struct HelpAndMessagesTests {
     let folder = TemporaryFolder("bench-track")
     defer { folder.remove() }
     let track = folder.write("0 0 0 0 0 0 0 1\n", to: "tum.txt")
-    let (code, output) = run([
+    let (code, output) = runCommand([
       "bench", "B3", "--frames", "1", "--track", track, "--out", folder.file("out"),
     ])
     #expect(code == 65, "\(output.standardError)")
