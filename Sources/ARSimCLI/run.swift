@@ -51,15 +51,16 @@ let usage = """
                             Compare two PNG files (--diff OUT: the diff image as a PNG at
                             OUT, also when they match) or two folders of PNGs (the first
                             failing frames and a summary, --verbose: every one; OUT/report.html).
-    bench [B1|B2|B3|B4|S1 ...] [--frames N] [--threads N] [--supersampling N] [--png fast|small]
-          [--sequential] [--instruction-set automatic|baseline|avx2|avx512] [--size WxH]
-          [--spheres N] [--track FILE] [--out DIR] [--participants N]
+    bench [B1|B2|B3|B4|B5|B6|S1 ...] [--frames N] [--threads N] [--supersampling N]
+          [--png fast|small] [--sequential] [--instruction-set automatic|baseline|avx2|avx512]
+          [--size WxH] [--spheres N] [--track FILE] [--out DIR] [--participants N]
                             Run the benchmarks (Documentation/Performance.md): B1 1920×1440
                             1000 spheres PNG, B2 1280×720 10 000 spheres PNG, B3 B1 render
                             only, B4 N collaborative views (--participants, 4 by default),
-                            S1 a 10⁶-message stroke log; none named: B1 B2 B3 S1; --frames 300
-                            by default. --size and --spheres change B1–B3's output size and
-                            sphere count.
+                            B5 B1 in a 100 000-triangle textured room, B6 B1 over a distinct
+                            1920×1440 JPEG camera image per frame, S1 a 10⁶-message stroke
+                            log; none named: B1 B2 B3 S1; --frames 300 by default. --size and
+                            --spheres change B1–B3's output size and sphere count.
     bench live [--size WxH] [--fps F] [--seconds S] [--as-fast-as-possible] [--threads N]
                [--track FILE] [--out DIR]
                             Stream B1's load to an in-process receiver (Documentation/Live.md).

@@ -58,7 +58,7 @@ final class CLIConsistencyTests {
     "COMMAND --help prints that command's lines of the overview",
     arguments: [
       (["render", "--help"], "render", "  arsim render SCENE.json [--out DIR]"),
-      (["bench", "--help"], "bench", "  arsim bench [B1|B2|B3|B4|S1 ...] [--frames N]"),
+      (["bench", "--help"], "bench", "  arsim bench [B1|B2|B3|B4|B5|B6|S1 ...] [--frames N]"),
       (["track", "info", "--help"], "track", "  arsim track info FILE [--format F]"),
       (["strokes", "-h"], "strokes", "  arsim strokes from-quickdraw FILE.ndjson --drawing N"),
       (["help", "render"], "render", "  arsim render SCENE.json [--out DIR]"),
