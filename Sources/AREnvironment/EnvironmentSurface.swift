@@ -148,7 +148,10 @@ extension EnvironmentSurface {
       }
       let side = settings.minimumSideLength
       guard high.a - low.a >= side - 1e-9, high.b - low.b >= side - 1e-9 else { continue }
-      let s = settings.cellSize
+      let boundsArea = (high.a - low.a) * (high.b - low.b)
+      let s = max(
+        settings.cellSize,
+        (boundsArea / Double(max(1, settings.maximumCellsPerSurface))).squareRoot() * (1 + 1e-9))
       let columns = max(1, Int(((high.a - low.a) / s - 1e-9).rounded(.up)))
       let rows = max(1, Int(((high.b - low.b) / s - 1e-9).rounded(.up)))
       var surface = EnvironmentSurface(

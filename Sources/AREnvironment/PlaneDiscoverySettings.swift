@@ -18,6 +18,9 @@ public struct PlaneDiscoverySettings: Hashable, Sendable {
   public var coplanarDistance = 0.01
   /// Side of the square cells a surface is scanned in.
   public var cellSize = 0.1
+  /// At most this many cells per surface: a larger surface gets larger cells (a 100 m × 100 m
+  /// floor 0.1 m ones, a 1 km one 1 m ones), so memory and scan time stay bounded.
+  public var maximumCellsPerSurface = 1_000_000
   /// Seconds between scans (XR Simulation's "Min Time Until Rescan"); a scan runs on the first
   /// delivered camera frame this long after the previous one.
   public var scanInterval = 0.15

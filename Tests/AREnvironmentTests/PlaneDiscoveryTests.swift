@@ -210,4 +210,17 @@ struct PlaneDiscoveryTests {
     #expect(x.distance(to: Vector3(cos(angle), 0, -sin(angle))) < 1e-9)
     #expect(abs(anchor.extent.x - 1.0) < 1e-9 && abs(anchor.extent.z - 0.6) < 1e-9)
   }
+
+  @Test("A huge surface is scanned in larger cells, at most the limit's count")
+  func hugeSurface() throws {
+    let floor = try environment(
+      #"{"planeDetection": ["horizontal"], "primitives": [{"plane": {"width": 2000, "height": 2000}, "eulerAngles": [-1.5707963267948966, 0, 0]}]}"#
+    )
+    let surfaces = EnvironmentSurface.find(in: floor, alignments: [.horizontal])
+    let surface = try #require(surfaces.first)
+    // 2 km square: 2 m cells, 1000 × 1000.
+    #expect(surface.columns * surface.rows <= 1_000_000)
+    #expect(abs(surface.cellSize - 2) < 1e-6)
+    #expect(surface.onSurface.allSatisfy { $0 })
+  }
 }

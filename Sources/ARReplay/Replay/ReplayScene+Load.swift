@@ -255,7 +255,9 @@ struct SceneResolver {
     scene.tracking = tracking
     scene.environment = environment
     scene.featurePoints = environment.map { EnvironmentFeaturePoints($0) }
-    scene.planes += try scene.discoveredPlanes()
+    // Computed before the planes are changed: the discovery reads the whole scene.
+    let discovered = try scene.discoveredPlanes()
+    scene.planes += discovered
     if tracking.isActive { scene.trackViews() }
     return scene
   }
