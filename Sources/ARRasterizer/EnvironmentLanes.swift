@@ -72,33 +72,40 @@ extension PreparedFrame {
     let sb = bu * bu + bv * bv
     // Swift's max(x, y) is `y >= x ? y : x`.
     let rho = select(sb .>= sa, sb, sa).squareRoot()
-    // Level and blend weight per lane, as `TextureView.sample`.
+    // Level and blend weight per lane, as `TextureView.sample`, chosen by masks (no loop
+    // over the lanes).
     var lower = SIMD8<Int>(repeating: 0)
     var fraction = L(repeating: 0)
     if texture.levelCount > 1 {
       let trilinear = (rho .> 1) .& (rho .< .infinity)
-      let bits = unsafeBitCast(rho, to: SIMD8<UInt64>.self)
-      let exponent = SIMD8<Int>(truncatingIfNeeded: (bits &>> 52) & 0x7FF) &- 1023
+      let bits = unsafeBitCast(rho, to: SIMD8<Int64>.self)
+      let exponent = ((bits &>> 52) & 0x7FF) &- 1023
       let significand = unsafeBitCast(
         (bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FF0_0000_0000_0000, to: L.self)
-      let inside = exponent .< SIMD8(repeating: texture.levelCount - 1)
-      for lane in 0..<8 where trilinear[lane] {
-        if inside[lane] {
-          lower[lane] = exponent[lane]
-          fraction[lane] = significand[lane] - 1
-        } else {
-          lower[lane] = texture.levelCount - 1
-        }
-      }
+      let inside = trilinear .& (exponent .< SIMD8(repeating: Int64(texture.levelCount - 1)))
+      let levels = select(
+        inside, exponent,
+        select(trilinear, SIMD8(repeating: Int64(texture.levelCount - 1)), SIMD8(repeating: 0)))
+      lower = SIMD8<Int>(truncatingIfNeeded: levels)
+      fraction = select(inside, significand - 1, L(repeating: 0))
     }
-    let upper = lower &+ SIMD8(repeating: texture.levelCount > 1 ? 1 : 0)
     let below = texture.bilinear(levels: lower, uvx: uvx, uvy: uvy)
-    let above = texture.bilinear(
-      levels: pointwiseMin(upper, SIMD8(repeating: texture.levelCount - 1)), uvx: uvx, uvy: uvy)
-    let keep = 1 - fraction
-    let red = below.0 * keep + above.0 * fraction
-    let green = below.1 * keep + above.1 * fraction
-    let blue = below.2 * keep + above.2 * fraction
+    let red: L
+    let green: L
+    let blue: L
+    if fraction == L(repeating: 0) {
+      // No lane blends (magnified, or beyond the last level): b·1 + a·0 is b (the texels
+      // are ≥ +0), so the second level is not read.
+      (red, green, blue) = below
+    } else {
+      let upper = lower &+ SIMD8(repeating: 1)
+      let above = texture.bilinear(
+        levels: pointwiseMin(upper, SIMD8(repeating: texture.levelCount - 1)), uvx: uvx, uvy: uvy)
+      let keep = 1 - fraction
+      red = below.0 * keep + above.0 * fraction
+      green = below.1 * keep + above.1 * fraction
+      blue = below.2 * keep + above.2 * fraction
+    }
     // base = diffuse × texel, clamped to 0…1 as `clamped` (`maximum` with 0, then `minimum`
     // with 1; −0 becomes +0).
     @inline(__always) func clamp(_ x: L) -> L {

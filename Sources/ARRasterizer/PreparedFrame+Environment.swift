@@ -5,7 +5,8 @@ import ARScene
 extension PreparedFrame {
   /// Adds the environment's triangles (camera space, both sides, clipped and projected as any
   /// triangle) and materials; called before the render list's items, so its entries lead
-  /// `opaque` and win equal depths.
+  /// `opaque` and win equal depths. Triangles entirely outside the view (by chunk, then one
+  /// by one: `EnvironmentViewBounds`) are left out: they would cover no sample.
   mutating func prepareEnvironment(_ environment: EnvironmentGeometry, cameraFromWorld: Matrix4) {
     environmentOccludes = environment.occludes
     let materialBase = materials.count
@@ -21,26 +22,42 @@ extension PreparedFrame {
       }
       materials.append(shading)
     }
-    let positions = environment.positions
-    let uvs = environment.uvs
-    let materialIndices = environment.materialIndices
-    triangles.reserveCapacity(environment.triangleCount)
-    triangleMaterials.reserveCapacity(environment.triangleCount)
-    opaque.reserveCapacity(environment.triangleCount)
-    for triangle in 0..<environment.triangleCount {
-      @inline(__always) func vertex(_ k: Int) -> TriangleVertex {
-        let p = positions[3 * triangle + k]
-        let c = cameraFromWorld.transformPoint(Vector3(p.x, p.y, p.z))
-        return TriangleVertex(position: SIMD3(c.x, c.y, c.z), uv: uvs[3 * triangle + k])
+    let view = EnvironmentViewBounds(intrinsics: intrinsics, near: near)
+    let chunkSize = EnvironmentGeometry.chunkSize
+    environment.positions.withUnsafeBufferPointer { positions in
+      environment.uvs.withUnsafeBufferPointer { uvs in
+        environment.materialIndices.withUnsafeBufferPointer { materialIndices in
+          environment.chunkBounds.withUnsafeBufferPointer { bounds in
+            for chunk in 0..<(bounds.count / 2) {
+              // A chunk whose box is outside the view draws no sample: its triangles are not
+              // transformed.
+              guard
+                view.mayShow(low: bounds[2 * chunk], high: bounds[2 * chunk + 1], cameraFromWorld)
+              else { continue }
+              let first = chunk * chunkSize
+              for triangle in first..<min(first + chunkSize, materialIndices.count) {
+                @inline(__always) func vertex(_ k: Int) -> TriangleVertex {
+                  let p = positions[3 * triangle + k]
+                  let c = cameraFromWorld.transformPoint(Vector3(p.x, p.y, p.z))
+                  return TriangleVertex(position: SIMD3(c.x, c.y, c.z), uv: uvs[3 * triangle + k])
+                }
+                let a = vertex(0)
+                let b = vertex(1)
+                let c = vertex(2)
+                guard view.mayShow(a.position, b.position, c.position),
+                  let prepared = TrianglePrimitive(
+                    a, b, c, doubleSided: true, intrinsics: intrinsics, near: near)
+                else { continue }
+                let material = materialBase + Int(materialIndices[triangle])
+                opaque.append(
+                  DrawEntry(isSphere: false, index: triangles.count, material: material))
+                triangles.append(prepared)
+                triangleMaterials.append(material)
+              }
+            }
+          }
+        }
       }
-      guard
-        let prepared = TrianglePrimitive(
-          vertex(0), vertex(1), vertex(2), doubleSided: true, intrinsics: intrinsics, near: near)
-      else { continue }
-      let material = materialBase + Int(materialIndices[triangle])
-      opaque.append(DrawEntry(isSphere: false, index: triangles.count, material: material))
-      triangles.append(prepared)
-      triangleMaterials.append(material)
     }
     environmentEntryCount = opaque.count
   }

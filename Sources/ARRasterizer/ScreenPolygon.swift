@@ -44,20 +44,42 @@ struct ScreenPolygon: Sendable {
   /// The polygon through `vertices` (3 or 4, in order, either winding), or `nil` when it has
   /// zero or non-finite area.
   init?(vertices: [(u: Double, v: Double)]) {
-    let n = vertices.count
+    guard vertices.count == 3 || vertices.count == 4 else { return nil }
+    let fourth = vertices.count == 4 ? vertices[3] : vertices[0]
+    self.init(
+      count: vertices.count, (vertices[0], vertices[1], vertices[2], fourth))
+  }
+
+  /// The polygon through the first `count` (3 or 4) of `vertices`, in order, either winding,
+  /// or `nil` when it has zero or non-finite area; no allocation (what every frame's triangle
+  /// preparation calls).
+  init?(
+    count n: Int,
+    _ vertices: (
+      (u: Double, v: Double), (u: Double, v: Double), (u: Double, v: Double),
+      (u: Double, v: Double)
+    )
+  ) {
     guard n == 3 || n == 4 else { return nil }
+    @inline(__always) func vertex(_ i: Int) -> (u: Double, v: Double) {
+      switch i {
+      case 0: vertices.0
+      case 1: vertices.1
+      case 2: vertices.2
+      default: vertices.3
+      }
+    }
     var twiceArea = 0.0
     for i in 0..<n {
-      let a = vertices[i]
-      let b = vertices[(i + 1) % n]
+      let a = vertex(i)
+      let b = vertex((i + 1) % n)
       twiceArea += a.u * b.v - b.u * a.v
     }
     guard twiceArea.isFinite, twiceArea != 0 else { return nil }
     let orientation: Double = twiceArea > 0 ? 1 : -1
-    var built: [ScreenEdge] = []
-    for i in 0..<n {
-      let a = vertices[i]
-      let b = vertices[(i + 1) % n]
+    @inline(__always) func edge(_ i: Int) -> ScreenEdge {
+      let a = vertex(i)
+      let b = vertex((i + 1) % n)
       // Direction with the inside on the positive side of E.
       let dx = (b.u - a.u) * orientation
       let dy = (b.v - a.v) * orientation
@@ -66,16 +88,28 @@ struct ScreenPolygon: Sendable {
       let includesZero = dy < 0 || (dy == 0 && dx > 0)
       let swapped = (b.u, b.v) < (a.u, a.v)
       let (lo, hi) = swapped ? (b, a) : (a, b)
-      built.append(
-        ScreenEdge(
-          ax: lo.u, ay: lo.v, bx: hi.u, by: hi.v, sign: swapped ? -orientation : orientation,
-          includesZero: includesZero))
+      return ScreenEdge(
+        ax: lo.u, ay: lo.v, bx: hi.u, by: hi.v, sign: swapped ? -orientation : orientation,
+        includesZero: includesZero)
     }
-    edges = (built[0], built[1], built[2], n == 4 ? built[3] : .open)
-    minU = vertices.map(\.u).min() ?? 0
-    maxU = vertices.map(\.u).max() ?? 0
-    minV = vertices.map(\.v).min() ?? 0
-    maxV = vertices.map(\.v).max() ?? 0
+    edges = (edge(0), edge(1), edge(2), n == 4 ? edge(3) : .open)
+    // As `Sequence.min()` / `max()`: the first vertex, replaced by a strictly smaller
+    // (larger) one.
+    var minU = vertices.0.u
+    var maxU = vertices.0.u
+    var minV = vertices.0.v
+    var maxV = vertices.0.v
+    for i in 1..<n {
+      let p = vertex(i)
+      if p.u < minU { minU = p.u }
+      if p.u > maxU { maxU = p.u }
+      if p.v < minV { minV = p.v }
+      if p.v > maxV { maxV = p.v }
+    }
+    self.minU = minU
+    self.maxU = maxU
+    self.minV = minV
+    self.maxV = maxV
   }
 
   /// Whether screen point (u, v) is inside by the top-left rule.

@@ -97,44 +97,61 @@ extension TrianglePrimitive {
     gradientV = gradient(b.uv.y - a.uv.y, c.uv.y - a.uv.y)
 
     // Near-plane clipping (Sutherland–Hodgman against depth −z ≥ near, the homogeneous
-    // w ≥ near plane of a perspective projection), then the perspective divide.
-    let clipped = TrianglePrimitive.clip([p0, p1, p2], near: near)
-    guard clipped.count >= 3 else { return nil }
-    let screen = clipped.map { p -> (u: Double, v: Double) in
+    // w ≥ near plane of a perspective projection), then the perspective divide. A triangle
+    // clipped by one plane keeps at most four corners: fixed storage, no allocation.
+    var screen = ((u: 0.0, v: 0.0), (u: 0.0, v: 0.0), (u: 0.0, v: 0.0), (u: 0.0, v: 0.0))
+    var count = 0
+    @inline(__always) func append(_ p: SIMD3<Double>) {
       let depth = -p.z
-      return (
-        intrinsics.fx * p.x / depth + intrinsics.cx, intrinsics.cy - intrinsics.fy * p.y / depth
+      let projected = (
+        u: intrinsics.fx * p.x / depth + intrinsics.cx,
+        v: intrinsics.cy - intrinsics.fy * p.y / depth
       )
+      switch count {
+      case 0: screen.0 = projected
+      case 1: screen.1 = projected
+      case 2: screen.2 = projected
+      default: screen.3 = projected
+      }
+      count += 1
     }
-    guard let outline = ScreenPolygon(vertices: screen) else { return nil }
+    TrianglePrimitive.clip(p0, p1, p2, near: near, append)
+    guard count >= 3, let outline = ScreenPolygon(count: count, screen) else { return nil }
     self.outline = outline
   }
 
-  /// The part of a camera-space polygon at depth ≥ `near`.
+  /// The part of camera-space triangle (p0, p1, p2) at depth ≥ `near` (Sutherland–Hodgman),
+  /// each remaining corner (at most four) passed to `body` in order, without an array.
   ///
   /// An edge's crossing point is computed from its endpoints in a canonical order, so two
   /// triangles sharing an edge get the bit-identical point and stay watertight after clipping.
-  static func clip(_ polygon: [SIMD3<Double>], near: Double) -> [SIMD3<Double>] {
-    var result: [SIMD3<Double>] = []
-    result.reserveCapacity(4)
-    for i in polygon.indices {
-      let a = polygon[i]
-      let b = polygon[(i + 1) % polygon.count]
+  @inline(__always) static func clip(
+    _ p0: SIMD3<Double>, _ p1: SIMD3<Double>, _ p2: SIMD3<Double>, near: Double,
+    _ body: (SIMD3<Double>) -> Void
+  ) {
+    @inline(__always) func edge(_ a: SIMD3<Double>, _ b: SIMD3<Double>) {
       let aInside = -a.z >= near
       let bInside = -b.z >= near
-      if aInside { result.append(a) }
-      if aInside != bInside {
-        let swapped = (b.x, b.y, b.z) < (a.x, a.y, a.z)
-        let (lo, hi) = swapped ? (b, a) : (a, b)
-        let dLo = -lo.z - near
-        let dHi = -hi.z - near
-        let s = dLo / (dLo - dHi)
-        var crossing = lo + (hi - lo) * s
-        crossing.z = -near
-        result.append(crossing)
-      }
+      if aInside { body(a) }
+      if aInside != bInside { body(crossing(a, b, near: near)) }
     }
-    return result
+    edge(p0, p1)
+    edge(p1, p2)
+    edge(p2, p0)
+  }
+
+  /// Where edge (a, b) crosses depth `near`, from its endpoints in a canonical order.
+  @inline(__always) static func crossing(_ a: SIMD3<Double>, _ b: SIMD3<Double>, near: Double)
+    -> SIMD3<Double>
+  {
+    let swapped = (b.x, b.y, b.z) < (a.x, a.y, a.z)
+    let (lo, hi) = swapped ? (b, a) : (a, b)
+    let dLo = -lo.z - near
+    let dHi = -hi.z - near
+    let s = dLo / (dLo - dHi)
+    var crossing = lo + (hi - lo) * s
+    crossing.z = -near
+    return crossing
   }
 
   /// The triangles of a box or plane (node-local vertices with uv), front faces counter-

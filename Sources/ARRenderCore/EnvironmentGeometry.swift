@@ -114,6 +114,13 @@ public final class EnvironmentGeometry: Sendable {
   public let materialIndices: [Int32]
   /// The materials.
   public let materials: [EnvironmentMaterial]
+  /// World-space bounding boxes of runs of `chunkSize` consecutive triangles (the last run
+  /// may be shorter): per chunk its minimum and maximum corner, two entries. A frame skips a
+  /// chunk whose box is outside the view (`PreparedFrame.prepareEnvironment`); built once.
+  public let chunkBounds: [SIMD3<Double>]
+  /// Triangles per entry of `chunkBounds`: models list neighbouring triangles together (a
+  /// heightfield row by row), so small runs have small boxes.
+  public static let chunkSize = 64
   /// Whether the scene's lights shade the environment (lambert with the triangle's normal);
   /// false: unlit, the baked colour a camera records.
   public let isLit: Bool
@@ -130,6 +137,20 @@ public final class EnvironmentGeometry: Sendable {
       materialIndices.allSatisfy({ $0 >= 0 && Int($0) < materials.count })
     else { return nil }
     self.positions = positions
+    var bounds: [SIMD3<Double>] = []
+    let chunkCorners = 3 * Self.chunkSize
+    bounds.reserveCapacity(2 * (positions.count + chunkCorners - 1) / chunkCorners)
+    for start in stride(from: 0, to: positions.count, by: chunkCorners) {
+      var low = positions[start]
+      var high = low
+      for p in positions[start..<min(start + chunkCorners, positions.count)] {
+        low = pointwiseMin(low, p)
+        high = pointwiseMax(high, p)
+      }
+      bounds.append(low)
+      bounds.append(high)
+    }
+    chunkBounds = bounds
     self.uvs = uvs
     self.materialIndices = materialIndices
     self.materials = materials
