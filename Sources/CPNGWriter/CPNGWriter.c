@@ -92,46 +92,133 @@ static int ensure(uint8_t **buffer, size_t *capacity, size_t size) {
 
 // MARK: UP filter of RGBX rows (the frames' layout), fused with the 4 → 3 byte packing
 
-static void up_rgbx_scalar(const uint8_t *cur, const uint8_t *above, size_t from, size_t width,
-                           uint8_t *out) {
+// Each returns the AND of the row's alpha bytes (255 when the row is opaque): the encoder's
+// automatic layout learns whether to write RGB without a pass of its own over the frame.
+static uint8_t up_rgbx_scalar(const uint8_t *cur, const uint8_t *above, size_t from, size_t width,
+                              uint8_t *out) {
+  uint8_t alpha = 255;
   for (size_t x = from; x < width; ++x) {
     for (int c = 0; c < 3; ++c) {
       out[3 * x + c] = (uint8_t)(cur[4 * x + c] - (above ? above[4 * x + c] : 0));
     }
+    alpha &= cur[4 * x + 3];
   }
+  return alpha;
+}
+
+/// The AND of the alpha bytes (bytes 3, 7, 11, 15) of a 128-bit AND of pixels.
+static uint8_t alpha_and(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+  return (uint8_t)((a & b & c & d) >> 24);
 }
 
 #if defined(__x86_64__)
-__attribute__((target("ssse3"))) static void up_rgbx_ssse3(const uint8_t *cur,
-                                                           const uint8_t *above, size_t width,
-                                                           uint8_t *out) {
+__attribute__((target("ssse3"))) static uint8_t up_rgbx_ssse3(const uint8_t *cur,
+                                                              const uint8_t *above, size_t width,
+                                                              uint8_t *out) {
   const __m128i pack = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
   const __m128i zero = _mm_setzero_si128();
+  __m128i all = _mm_set1_epi8(-1);
   size_t x = 0;
   for (; x + 4 <= width; x += 4) {
     __m128i c = _mm_loadu_si128((const __m128i *)(cur + 4 * x));
     __m128i a = above ? _mm_loadu_si128((const __m128i *)(above + 4 * x)) : zero;
+    all = _mm_and_si128(all, c);
     // 16 bytes stored, 12 kept: the next store (or the caller's slack) covers the rest.
     _mm_storeu_si128((__m128i *)(out + 3 * x), _mm_shuffle_epi8(_mm_sub_epi8(c, a), pack));
   }
-  up_rgbx_scalar(cur, above, x, width, out);
+  uint8_t alpha = alpha_and((uint32_t)_mm_cvtsi128_si32(all),
+                            (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(all, 4)),
+                            (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(all, 8)),
+                            (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(all, 12)));
+  return alpha & up_rgbx_scalar(cur, above, x, width, out);
 }
 
-__attribute__((target("avx2"))) static void up_rgbx_avx2(const uint8_t *cur, const uint8_t *above,
-                                                         size_t width, uint8_t *out) {
+/// The Adler-32 sums (RFC 1950 §8.2) of the bytes so far, each below 65521.
+typedef struct {
+  uint32_t s1, s2;
+} adler_sums;
+
+enum { adlerBase = 65521 };
+
+/// The sums after `count` more bytes (plain loop: short pieces only).
+static void adler_add(adler_sums *sums, const uint8_t *bytes, size_t count) {
+  uint64_t s1 = sums->s1, s2 = sums->s2;
+  for (size_t i = 0; i < count; ++i) {
+    s1 += bytes[i];
+    s2 += s1;
+  }
+  sums->s1 = (uint32_t)(s1 % adlerBase);
+  sums->s2 = (uint32_t)(s2 % adlerBase);
+}
+
+static inline __attribute__((always_inline, target("avx2"))) uint8_t
+up_rgbx_avx2_body(const uint8_t *cur, const uint8_t *above, size_t width, uint8_t *out,
+                  adler_sums *sums) {
   // Per 128-bit lane: 4 pixels → 12 bytes in the low three dwords; then dwords 0,1,2,4,5,6.
   const __m256i pack = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,
                                         0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
   const __m256i gather = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
   const __m256i zero = _mm256_setzero_si256();
+  // Adler-32 of each stored vector's 24 bytes: a byte j places from the end of its block adds
+  // j + 1 times itself to s2, and each block adds 24 × (the bytes before it); the last 8 bytes
+  // of a store (not kept) weigh 0 and their sum of absolute differences lands in lane 3 only.
+  const __m256i weights = _mm256_setr_epi8(24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11,
+                                           10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256i all = _mm256_set1_epi8(-1);
+  __m256i s1 = zero, before = zero, s2 = zero;  // 64-bit, 64-bit and 32-bit lanes
   size_t x = 0;
   for (; x + 8 <= width; x += 8) {
     __m256i c = _mm256_loadu_si256((const __m256i *)(cur + 4 * x));
     __m256i a = above ? _mm256_loadu_si256((const __m256i *)(above + 4 * x)) : zero;
+    all = _mm256_and_si256(all, c);
     __m256i d = _mm256_shuffle_epi8(_mm256_sub_epi8(c, a), pack);
-    _mm256_storeu_si256((__m256i *)(out + 3 * x), _mm256_permutevar8x32_epi32(d, gather));
+    d = _mm256_permutevar8x32_epi32(d, gather);
+    _mm256_storeu_si256((__m256i *)(out + 3 * x), d);
+    if (sums) {
+      before = _mm256_add_epi64(before, s1);
+      s1 = _mm256_add_epi64(s1, _mm256_sad_epu8(d, zero));
+      s2 = _mm256_add_epi32(s2, _mm256_madd_epi16(_mm256_maddubs_epi16(d, weights), ones));
+    }
   }
-  up_rgbx_scalar(cur, above, x, width, out);
+  if (sums) {
+    // One row at most (≤ 2^31 pixels wide would overflow; rows here are far shorter): the
+    // lanes hold ≤ 24 · 255 · width/8 (s1), its sum over blocks (before) and s2's parts.
+    uint64_t lane1[4], laneBefore[4];
+    uint32_t lane2[8];
+    _mm256_storeu_si256((__m256i *)lane1, s1);
+    _mm256_storeu_si256((__m256i *)laneBefore, before);
+    _mm256_storeu_si256((__m256i *)lane2, s2);
+    uint64_t rowS1 = lane1[0] + lane1[1] + lane1[2];
+    uint64_t rowS2 = 24 * (laneBefore[0] + laneBefore[1] + laneBefore[2]);
+    for (int k = 0; k < 8; ++k) rowS2 += lane2[k];
+    const uint64_t n = 3 * (uint64_t)x;
+    sums->s2 = (uint32_t)((sums->s2 + (n % adlerBase) * sums->s1 + rowS2) % adlerBase);
+    sums->s1 = (uint32_t)((sums->s1 + rowS1) % adlerBase);
+  }
+  __m128i half = _mm_and_si128(_mm256_castsi256_si128(all), _mm256_extracti128_si256(all, 1));
+  uint8_t alpha = alpha_and((uint32_t)_mm_cvtsi128_si32(half),
+                            (uint32_t)_mm_extract_epi32(half, 1),
+                            (uint32_t)_mm_extract_epi32(half, 2),
+                            (uint32_t)_mm_extract_epi32(half, 3));
+  alpha &= up_rgbx_scalar(cur, above, x, width, out);
+  if (sums) adler_add(sums, out + 3 * x, 3 * (width - x));
+  return alpha;
+}
+
+__attribute__((target("avx2"))) static uint8_t up_rgbx_avx2(const uint8_t *cur,
+                                                            const uint8_t *above, size_t width,
+                                                            uint8_t *out) {
+  return up_rgbx_avx2_body(cur, above, width, out, NULL);
+}
+
+/// up_rgbx_avx2 that also adds the row's filtered bytes to the Adler-32 sums: one pass over
+/// the row, not a second one (ISA-L's) over the strip.
+__attribute__((target("avx2"))) static uint8_t up_rgbx_avx2_adler(const uint8_t *cur,
+                                                                  const uint8_t *above,
+                                                                  size_t width, uint8_t *out,
+                                                                  adler_sums *sums) {
+  return up_rgbx_avx2_body(cur, above, width, out, sums);
 }
 
 static int has_ssse3(void) {
@@ -155,17 +242,29 @@ static int best_path(void) {
 #endif
 }
 
-int arsim_pngw_up_rgbx(const uint8_t *current, const uint8_t *above, size_t width,
-                       uint8_t *out, int path) {
-  int best = best_path();
-  if (path < 0 || path > best) path = best;
+/// The UP filter on `path` (already checked); returns the AND of the row's alpha bytes.
+static uint8_t up_rgbx(const uint8_t *current, const uint8_t *above, size_t width, uint8_t *out,
+                       int path) {
   switch (path) {
 #if defined(__x86_64__)
-    case 2: up_rgbx_avx2(current, above, width, out); break;
-    case 1: up_rgbx_ssse3(current, above, width, out); break;
+    case 2: return up_rgbx_avx2(current, above, width, out);
+    case 1: return up_rgbx_ssse3(current, above, width, out);
 #endif
-    default: up_rgbx_scalar(current, above, 0, width, out); path = 0; break;
+    default: return up_rgbx_scalar(current, above, 0, width, out);
   }
+}
+
+int arsim_pngw_up_rgbx(const uint8_t *current, const uint8_t *above, size_t width,
+                       uint8_t *out, int path) {
+  return arsim_pngw_up_rgbx_alpha(current, above, width, out, path, NULL);
+}
+
+int arsim_pngw_up_rgbx_alpha(const uint8_t *current, const uint8_t *above, size_t width,
+                             uint8_t *out, int path, uint8_t *alpha) {
+  int best = best_path();
+  if (path < 0 || path > best) path = best;
+  uint8_t all = up_rgbx(current, above, width, out, path);
+  if (alpha) *alpha = all;
   return path;
 }
 
@@ -175,7 +274,10 @@ int arsim_pngw_up_rgbx(const uint8_t *current, const uint8_t *above, size_t widt
 static void pack_row(const uint8_t *src, size_t width, arsim_pngw_format format, uint8_t *dst) {
   switch (format) {
     case ARSIM_PNGW_RGB8: memcpy(dst, src, width * 3); break;
-    case ARSIM_PNGW_RGBA8: memcpy(dst, src, width * 4); break;
+    case ARSIM_PNGW_RGBA8:
+    case ARSIM_PNGW_RGBA8_AUTOMATIC:  // not reached: resolved before rows are packed
+      memcpy(dst, src, width * 4);
+      break;
     case ARSIM_PNGW_RGBX8:
       for (size_t x = 0; x < width; ++x) {
         dst[3 * x] = src[4 * x];
@@ -274,10 +376,48 @@ static size_t strip_rows(size_t filteredRow) {
   return rows ? rows : 1;
 }
 
+/// Status of encode_image when `requireOpaque` and a pixel is not opaque (nothing written).
+enum { notOpaque = 2 };
+
+/// Whether every alpha byte of the RGBA pixels is 255 (for the layouts the filter cannot tell).
+static int all_opaque(const uint8_t *pixels, size_t count) {
+  uint8_t all = 255;
+  for (size_t i = 0; i < count; ++i) all &= pixels[4 * i + 3];
+  return all == 255;
+}
+
+static int encode_image(const void *pixels, uint32_t width, uint32_t height,
+                        arsim_pngw_format format, arsim_pngw_deflater deflater, int level,
+                        arsim_pngw_filter filter, int requireOpaque, const uint8_t **out,
+                        size_t *outLength, void **buffersOut, char *error, size_t errorCapacity);
+
 int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
                       arsim_pngw_format format, arsim_pngw_deflater deflater, int level,
                       arsim_pngw_filter filter, const uint8_t **out, size_t *outLength, void **buffersOut,
                       char *error, size_t errorCapacity) {
+  if (format != ARSIM_PNGW_RGBA8_AUTOMATIC || !pixels || width == 0 || height == 0) {
+    return encode_image(pixels, width, height, format, deflater, level, filter, 0, out,
+                        outLength, buffersOut, error, errorCapacity);
+  }
+  // The UP filter of RGBX rows sees every alpha byte as it goes: encode as RGB and start again
+  // as RGBA at the first strip that is not opaque. Other filters ask first.
+  if (filter == ARSIM_PNGW_FILTER_UP) {
+    int status = encode_image(pixels, width, height, ARSIM_PNGW_RGBX8, deflater, level, filter, 1,
+                              out, outLength, buffersOut, error, errorCapacity);
+    if (status != notOpaque) return status;
+    format = ARSIM_PNGW_RGBA8;
+  } else {
+    format = all_opaque((const uint8_t *)pixels, (size_t)width * height) ? ARSIM_PNGW_RGBX8
+                                                                           : ARSIM_PNGW_RGBA8;
+  }
+  return encode_image(pixels, width, height, format, deflater, level, filter, 0, out, outLength,
+                      buffersOut, error, errorCapacity);
+}
+
+static int encode_image(const void *pixels, uint32_t width, uint32_t height,
+                        arsim_pngw_format format, arsim_pngw_deflater deflater, int level,
+                        arsim_pngw_filter filter, int requireOpaque, const uint8_t **out,
+                        size_t *outLength, void **buffersOut, char *error, size_t errorCapacity) {
   if (!pixels || !out || !outLength || !buffersOut || width == 0 || height == 0 || width > 0x7fffffffu ||
       height > 0x7fffffffu) {
     set_error(error, errorCapacity, "invalid arguments to encoder");
@@ -297,6 +437,7 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
   uint8_t colorType, bitDepth = 8;
   switch (format) {
     case ARSIM_PNGW_RGB8: inBpp = 3; bpp = 3; colorType = 2; break;
+    case ARSIM_PNGW_RGBA8_AUTOMATIC:  // not reached: arsim_pngw_encode resolves it
     case ARSIM_PNGW_RGBA8: inBpp = 4; bpp = 4; colorType = 6; break;
     case ARSIM_PNGW_RGBX8: inBpp = 4; bpp = 3; colorType = 2; break;
     case ARSIM_PNGW_GRAY16: inBpp = 2; bpp = 2; colorType = 0; bitDepth = 16; break;
@@ -377,15 +518,28 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
   uint8_t *trials = rows + 2 * rowBytes;
   const int fusedUp = filter == ARSIM_PNGW_FILTER_UP && format == ARSIM_PNGW_RGBX8;
   const int path = best_path();
+  // The run-length encoder's Adler-32 from the AVX2 filter's registers (a row's sums stay in
+  // 32-bit lanes up to 2^20 pixels), else from ISA-L over each strip: the same value.
+  const int foldedAdler = runLength && fusedUp && path == 2 && width <= (1u << 20);
+  adler_sums sums = {1, 0};
   for (size_t y0 = 0; y0 < height; y0 += stripRows) {
     size_t count = height - y0 < stripRows ? height - y0 : stripRows;
+    uint8_t alpha = 255;
     for (size_t r = 0; r < count; ++r) {
       size_t y = y0 + r;
       uint8_t *f = strip + r * filteredRow;
       const uint8_t *row = source + y * inRow;
+      if (foldedAdler) {
+#if defined(__x86_64__)
+        f[0] = 2;
+        adler_add(&sums, f, 1);
+        alpha &= up_rgbx_avx2_adler(row, y ? row - inRow : NULL, width, f + 1, &sums);
+        continue;
+#endif
+      }
       if (fusedUp) {
         f[0] = 2;
-        arsim_pngw_up_rgbx(row, y ? row - inRow : NULL, width, f + 1, path);
+        alpha &= up_rgbx(row, y ? row - inRow : NULL, width, f + 1, path);
         continue;
       }
       uint8_t *current = raw[y & 1];
@@ -418,8 +572,12 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
         filter_row(type, current, prior, rowBytes, bpp, f + 1);
       }
     }
+    if (requireOpaque && alpha != 255) {
+      status = notOpaque;
+      goto done;
+    }
     if (runLength) {
-      adler = isal_adler32(adler, strip, count * filteredRow);
+      if (!foldedAdler) adler = isal_adler32(adler, strip, count * filteredRow);
       arsim_rle_work *work = &buffers->runLength;
       arsim_rle_add_rows(work, strip, filteredRow, count, (unsigned)bpp);
       const int final = y0 + count == height;
@@ -462,6 +620,7 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
     }
   }
   if (runLength) {
+    if (foldedAdler) adler = sums.s2 << 16 | sums.s1;
     put32(o.data + o.length, adler);
     o.length += 4;
   }

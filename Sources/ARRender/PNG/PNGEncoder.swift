@@ -106,11 +106,15 @@ public struct PNGEncoder: Hashable, Sendable {
   /// - Throws: `PNGError.encodingFailed` for an empty image or a libpng failure.
   /// - Complexity: O(width · height).
   public func encode(_ image: Image, file: String = "<memory>") throws -> [UInt8] {
-    let format: arsim_png_format
+    let format: arsim_pngw_format
     switch pixelFormat {
-    case .rgb8: format = ARSIM_PNG_RGBX8
-    case .rgba8: format = ARSIM_PNG_RGBA8
-    case .automatic: format = image.isOpaque ? ARSIM_PNG_RGBX8 : ARSIM_PNG_RGBA8
+    case .rgb8: format = ARSIM_PNGW_RGBX8
+    case .rgba8: format = ARSIM_PNGW_RGBA8
+    case .automatic:
+      // ARSim's container decides while filtering (no pass of its own over the frame).
+      format =
+        deflater == .zlib
+        ? (image.isOpaque ? ARSIM_PNGW_RGBX8 : ARSIM_PNGW_RGBA8) : ARSIM_PNGW_RGBA8_AUTOMATIC
     }
     return try image.pixels.withUnsafeBytes { buffer in
       try encode(
@@ -123,13 +127,13 @@ public struct PNGEncoder: Hashable, Sendable {
   public func encode(_ depth: DepthImage, file: String = "<memory>") throws -> [UInt8] {
     try depth.millimetres.withUnsafeBytes { buffer in
       try encode(
-        buffer.baseAddress, width: depth.width, height: depth.height, format: ARSIM_PNG_GRAY16,
+        buffer.baseAddress, width: depth.width, height: depth.height, format: ARSIM_PNGW_GRAY16,
         file: file)
     }
   }
 
   private func encode(
-    _ pixels: UnsafeRawPointer?, width: Int, height: Int, format: arsim_png_format, file: String
+    _ pixels: UnsafeRawPointer?, width: Int, height: Int, format: arsim_pngw_format, file: String
   ) throws -> [UInt8] {
     guard let pixels, width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max)
     else {
@@ -152,7 +156,7 @@ public struct PNGEncoder: Hashable, Sendable {
 
   /// ARSim's container (`CPNGWriter`) around ISA-L or the run-length encoder.
   private func encodeWithContainer(
-    _ pixels: UnsafeRawPointer, width: Int, height: Int, format: arsim_png_format,
+    _ pixels: UnsafeRawPointer, width: Int, height: Int, format: arsim_pngw_format,
     deflater: arsim_pngw_deflater, file: String
   ) throws -> [UInt8] {
     let cFilter: arsim_pngw_filter
@@ -169,7 +173,7 @@ public struct PNGEncoder: Hashable, Sendable {
     var message = [CChar](repeating: 0, count: 256)
     let status = message.withUnsafeMutableBufferPointer { error in
       arsim_pngw_encode(
-        pixels, UInt32(width), UInt32(height), arsim_pngw_format(format.rawValue), deflater,
+        pixels, UInt32(width), UInt32(height), format, deflater,
         Int32(compressionLevel), cFilter, &out, &length, &buffers, error.baseAddress,
         error.count)
     }
@@ -182,8 +186,10 @@ public struct PNGEncoder: Hashable, Sendable {
   }
 
   private func encodeZlib(
-    _ pixels: UnsafeRawPointer, width: Int, height: Int, format: arsim_png_format, file: String
+    _ pixels: UnsafeRawPointer, width: Int, height: Int, format: arsim_pngw_format, file: String
   ) throws -> [UInt8] {
+    // The layouts libpng's shim shares with CPNGWriter (same values); never the automatic one.
+    let format = arsim_png_format(format.rawValue)
     let level = compressionLevel
     let cFilter: arsim_png_filter
     switch filter {

@@ -17,6 +17,10 @@ typedef enum {
   ARSIM_PNGW_RGBA8 = 1,   ///< 4 bytes per pixel, written as RGBA (colour type 6).
   ARSIM_PNGW_GRAY16 = 2,  ///< one host-endian uint16 per pixel, written big-endian (type 0).
   ARSIM_PNGW_RGBX8 = 3,   ///< 4 bytes per pixel in memory, written as RGB (4th byte dropped).
+  /// RGBA in memory, written as RGB when every alpha is 255, else as RGBA. With the UP filter
+  /// the check rides on the filter's reads (no pass of its own); an image found translucent
+  /// part way is encoded again as RGBA from the start.
+  ARSIM_PNGW_RGBA8_AUTOMATIC = 4,
 } arsim_pngw_format;
 
 /// Row filters (PNG §9.2); ADAPTIVE picks per row the filter with the smallest sum of
@@ -59,6 +63,11 @@ void arsim_pngw_release(void *buffers);
 /// Returns the path used (a lower one when the processor lacks the asked one). For tests.
 int arsim_pngw_up_rgbx(const uint8_t *current, const uint8_t *above, size_t width,
                        uint8_t *out, int path);
+
+/// arsim_pngw_up_rgbx that also sets *alpha (when not NULL) to the AND of the row's alpha
+/// bytes: 255 when every pixel of the row is opaque. For tests.
+int arsim_pngw_up_rgbx_alpha(const uint8_t *current, const uint8_t *above, size_t width,
+                             uint8_t *out, int path, uint8_t *alpha);
 
 /// The PNG CRC-32 (ISO 3309 / ITU-T V.42, as gzip's) of `length` bytes, continuing `crc`
 /// (0 to start): ISA-L's crc32_gzip_refl.
