@@ -40,9 +40,19 @@ private func resolveSingleSampleRow(
 ) -> Int {
   var column = 0
   while column + laneCount <= width {
-    let red = bytes(UnsafeRawPointer(r + column).loadUnaligned(as: FloatLanes.self) * 255)
-    let green = bytes(UnsafeRawPointer(g + column).loadUnaligned(as: FloatLanes.self) * 255)
-    let blue = bytes(UnsafeRawPointer(b + column).loadUnaligned(as: FloatLanes.self) * 255)
+    #if ARSIM_RASTERIZER_AVX2 || ARSIM_RASTERIZER_AVX512
+      // `biasedBytes`: 0x4B00_00vv per lane; the shifts push 0x4B out of the word, and the
+      // alpha byte covers it in red.
+      let red = biasedBytes(UnsafeRawPointer(r + column).loadUnaligned(as: FloatLanes.self) * 255)
+      let green = biasedBytes(
+        UnsafeRawPointer(g + column).loadUnaligned(as: FloatLanes.self) * 255)
+      let blue = biasedBytes(
+        UnsafeRawPointer(b + column).loadUnaligned(as: FloatLanes.self) * 255)
+    #else
+      let red = bytes(UnsafeRawPointer(r + column).loadUnaligned(as: FloatLanes.self) * 255)
+      let green = bytes(UnsafeRawPointer(g + column).loadUnaligned(as: FloatLanes.self) * 255)
+      let blue = bytes(UnsafeRawPointer(b + column).loadUnaligned(as: FloatLanes.self) * 255)
+    #endif
     let rgba = red | green &<< 8 | blue &<< 16 | 0xFF00_0000
     // RGBA bytes in memory order: each pixel's UInt32 little-endian.
     (pixels + column * 4).storeBytes(of: rgba.littleEndianLanes, as: UInt32Lanes.self)
@@ -63,6 +73,19 @@ private func resolveSingleSampleRow(
   let rounded = shifted.bitPattern &- 0x4B00_0000  // 2²³'s bits
   return rounded &- select(shifted - 0x1p23 .> y, UInt32Lanes(repeating: 1), .zero)
 }
+
+#if ARSIM_RASTERIZER_AVX2 || ARSIM_RASTERIZER_AVX512
+  /// `bytes(x)` plus 0x4B00_0000 (2²³'s bits) per lane, with the AVX builds' rounding
+  /// instruction: y = clamp(x, 0, 255) + ½ lies in [½, 255½], ⌊y⌋ is exact, and ⌊y⌋ + 2²³ is a
+  /// Float whose low mantissa byte is ⌊y⌋ (bits 0x4B00_00vv). The same value as `bytes` (whose
+  /// correction step computes ⌊y⌋ from y rounded to nearest), in fewer instructions; the caller
+  /// shifts or masks the 0x4B away.
+  @_transparent private func biasedBytes(_ x: FloatLanes) -> UInt32Lanes {
+    let low = select(x .> 0, x, .zero)
+    let y = select(low .< 255, low, FloatLanes(repeating: 255)) + 0.5
+    return (y.rounded(.down) + 0x1p23).bitPattern
+  }
+#endif
 
 extension UInt32Lanes {
   /// Each lane in little-endian byte order (the identity on little-endian processors).
