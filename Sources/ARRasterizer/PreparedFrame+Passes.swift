@@ -233,19 +233,19 @@ extension PreparedFrame {
     // Camera ray direction (x per column from `grid.rayX`, y formed in Double, then narrowed).
     let dy = Float(grid.rayY(sy))
     guard let depths = buffers.depths.baseAddress, let red = buffers.red.baseAddress,
-      let green = buffers.green.baseAddress, let blue = buffers.blue.baseAddress
+      let green = buffers.green.baseAddress, let blue = buffers.blue.baseAddress,
+      let rayX = grid.rayX.baseAddress
     else { return }
+    let samples = SphereSamples(dy: dy, centre: centre, inverseRadius: inverseRadius)
     var sx = columns.lowerBound
     while sx < columns.upperBound {
       let i = rowBase + sx
       // Eight lanes even at the run's end: the buffers are padded (`BandRenderer`); lanes past
       // the run compute from other samples' depths and are not stored.
-      let samples = SphereSamples(
-        dx: grid.rayX(lanesFrom: sx), dy: dy,
-        depth: UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self),
-        centre: centre, inverseRadius: inverseRadius)
       let color = lights.shadeSphere(
-        samples, material: material, blinn: blinn, exponent: exponent, lights: sphereLights)
+        dx: UnsafeRawPointer(rayX + sx).loadUnaligned(as: FloatLanes.self),
+        depth: UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self), samples,
+        material: material, blinn: blinn, exponent: exponent, lights: sphereLights)
       let count = columns.upperBound - sx
       if count >= laneCount {
         UnsafeMutableRawPointer(red + i).storeBytes(of: color.red, as: FloatLanes.self)

@@ -189,16 +189,29 @@ struct ShadingLights: Sendable {
   }
 }
 
-/// Up to `laneCount` samples of one uniform-scale sphere for `ShadingLights.shadeSphere`, lane by
-/// lane (unused lanes repeat a used one).
+/// One sample row's constants for `ShadingLights.shadeSphere` on one uniform-scale sphere, each
+/// in all lanes: built once per run of samples, so that the loop over the run keeps them in
+/// registers (as scalars and a `SIMD3` centre the compiler shuffled lanes between them on every
+/// step).
 struct SphereSamples {
-  /// Camera-space ray direction `(dx, dy, −1)` and depth t: the hit is `t·d`.
-  var dx: FloatLanes
-  var dy: Float
-  var depth: FloatLanes
+  /// The camera-space ray's y (the ray is `(dx, dy, −1)`), and `dy² + 1`.
+  var dy: FloatLanes
+  var dySquaredPlusOne: FloatLanes
   /// Camera-space sphere centre and 1 / radius.
-  var centre: SIMD3<Float>
-  var inverseRadius: Float
+  var centreX: FloatLanes
+  var centreY: FloatLanes
+  var centreZ: FloatLanes
+  var inverseRadius: FloatLanes
+
+  /// The constants of ray y `dy` and a sphere of `centre` and `inverseRadius`.
+  @inline(__always) init(dy: Float, centre: SIMD3<Float>, inverseRadius: Float) {
+    self.dy = FloatLanes(repeating: dy)
+    dySquaredPlusOne = FloatLanes(repeating: dy * dy + 1)
+    centreX = FloatLanes(repeating: centre.x)
+    centreY = FloatLanes(repeating: centre.y)
+    centreZ = FloatLanes(repeating: centre.z)
+    self.inverseRadius = FloatLanes(repeating: inverseRadius)
+  }
 }
 
 /// A directional light in Float for `ShadingLights.shadeSphere`: unit camera-space direction
@@ -230,15 +243,13 @@ extension ShadingLights {
   /// `lights` are `sphereLights` (a `CollectionOfOne` for the common single light lets the
   /// compiler keep its values in registers across calls).
   @inline(__always) func shadeSphere<Lights: Collection<SphereLight>>(
-    _ samples: SphereSamples, material: ShadingMaterial, blinn: Bool, exponent: Int,
-    lights: Lights
+    dx: FloatLanes, depth t: FloatLanes, _ samples: SphereSamples, material: ShadingMaterial,
+    blinn: Bool, exponent: Int, lights: Lights
   ) -> ColorLanes {
-    let t = samples.depth
-    let dx = samples.dx
     let dy = samples.dy
-    let outsideX = (dx * t - samples.centre.x) * samples.inverseRadius
-    let outsideY = (dy * t - samples.centre.y) * samples.inverseRadius
-    let outsideZ = (-t - samples.centre.z) * samples.inverseRadius
+    let outsideX = (dx * t - samples.centreX) * samples.inverseRadius
+    let outsideY = (dy * t - samples.centreY) * samples.inverseRadius
+    let outsideZ = (-t - samples.centreZ) * samples.inverseRadius
     // N·V < 0 ⇔ N·d > 0: seen from inside.
     let inside = outsideX * dx + outsideY * dy - outsideZ .> 0
     let nx = select(inside, -outsideX, outsideX)
@@ -247,7 +258,7 @@ extension ShadingLights {
     // |d|; the view vector V = −d / |d| is never formed: for the halfway vector,
     // L + V = (|d| L − d) / |d|, so N·H = N·g / |g| with g = |d| L − d (one square root and one
     // division per light, no division for V).
-    let length = (dx * dx + FloatLanes(repeating: dy * dy + 1)).squareRoot()
+    let length = (dx * dx + samples.dySquaredPlusOne).squareRoot()
     var diffuse = ColorLanes(
       red: FloatLanes(repeating: Float(ambient.x)), green: FloatLanes(repeating: Float(ambient.y)),
       blue: FloatLanes(repeating: Float(ambient.z)))

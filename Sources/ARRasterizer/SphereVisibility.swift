@@ -98,21 +98,34 @@ struct UniformSphereRow {
   @_transparent func depths(
     _ s: UniformSphere, lanesFrom sx: Int, grid: SampleGrid, primitive: SpherePrimitive
   ) -> FloatLanes {
-    let dx = grid.rayX(lanesFrom: sx)
-    let crossY = -s.cx - dx * s.cz
-    let crossZ = dx * s.cy - dyCx
-    let lengthSquared = dx * dx + rowLengthSquared
+    depths(
+      UniformSphereRowLanes(self, of: s), grid.rayX(lanesFrom: sx), s, lanesFrom: sx,
+      grid: grid, primitive: primitive)
+  }
+
+  /// `depths(_:lanesFrom:grid:primitive:)` with the row's constants already in vectors
+  /// (`lanes`) and the ray's x at the columns, `dx`: a loop over a row keeps them in
+  /// registers, where reading them through the structs each step (which the buffer stores
+  /// might alias, as far as the compiler knows) loaded and broadcast each again.
+  @_transparent func depths(
+    _ lanes: UniformSphereRowLanes, _ dx: FloatLanes, _ s: UniformSphere, lanesFrom sx: Int,
+    grid: SampleGrid, primitive: SpherePrimitive
+  ) -> FloatLanes {
+    let crossY = lanes.negativeCx - dx * lanes.cz
+    let crossZ = dx * lanes.cy - lanes.dyCx
+    let lengthSquared = dx * dx + lanes.rowLengthSquared
     let discriminant =
-      s.radiusSquaredFloat * lengthSquared
-      - (crossXSquared + crossY * crossY + crossZ * crossZ)
+      lanes.radiusSquared * lengthSquared
+      - (lanes.crossXSquared + crossY * crossY + crossZ * crossZ)
     let hit = discriminant .> 0
     guard hit.anyLane() else { return FloatLanes(repeating: .infinity) }
     // |D| (lanes that miss are discarded) lets the compiler drop libm's errno fallback.
     let root = discriminant.magnitude.squareRoot()
     var t = select(
-      hit, (dx * s.cx + rowDot - root) / lengthSquared, FloatLanes(repeating: .infinity))
-    if (t .< s.nearBound).anyLane() { clip(&t, s, sx: sx, grid: grid, primitive: primitive) }
-    return select(t .<= s.farBound, t, FloatLanes(repeating: .infinity))
+      hit, (dx * lanes.cx + lanes.rowDot - root) / lengthSquared,
+      FloatLanes(repeating: .infinity))
+    if (t .< lanes.nearBound).anyLane() { clip(&t, s, sx: sx, grid: grid, primitive: primitive) }
+    return select(t .<= lanes.farBound, t, FloatLanes(repeating: .infinity))
   }
 
   /// Replaces the lanes of `t` before the near plane by the Double quadratic's depth. Out of
@@ -127,6 +140,36 @@ struct UniformSphereRow {
       t[lane] = Float(
         quadratic.depth(u: grid.u(sx + lane), near: sphere.near, far: sphere.far) ?? .infinity)
     }
+  }
+}
+
+/// The constants of `UniformSphereRow.depths` for one row, each in all lanes (the same values
+/// the scalar forms give: `−c.x − dx·c.z` is `negativeCx − dx·cz` lane by lane).
+struct UniformSphereRowLanes {
+  let negativeCx: FloatLanes
+  let cx: FloatLanes
+  let cy: FloatLanes
+  let cz: FloatLanes
+  let dyCx: FloatLanes
+  let rowLengthSquared: FloatLanes
+  let radiusSquared: FloatLanes
+  let crossXSquared: FloatLanes
+  let rowDot: FloatLanes
+  let nearBound: FloatLanes
+  let farBound: FloatLanes
+
+  @inline(__always) init(_ row: UniformSphereRow, of s: UniformSphere) {
+    negativeCx = FloatLanes(repeating: -s.cx)
+    cx = FloatLanes(repeating: s.cx)
+    cy = FloatLanes(repeating: s.cy)
+    cz = FloatLanes(repeating: s.cz)
+    dyCx = FloatLanes(repeating: row.dyCx)
+    rowLengthSquared = FloatLanes(repeating: row.rowLengthSquared)
+    radiusSquared = FloatLanes(repeating: s.radiusSquaredFloat)
+    crossXSquared = FloatLanes(repeating: row.crossXSquared)
+    rowDot = FloatLanes(repeating: row.rowDot)
+    nearBound = FloatLanes(repeating: s.nearBound)
+    farBound = FloatLanes(repeating: s.farBound)
   }
 }
 
@@ -175,110 +218,140 @@ struct UniformSphere: Sendable {
 extension PreparedFrame {
   /// Opaque visibility of a uniform-scale sphere over the sample rows of `grid`: writes depth
   /// and `id` where the sphere's depth `wins`. One call per sphere and band, so the sphere's
-  /// constants stay in registers from row to row.
+  /// constants stay in registers from row to row (the row loop is inlined here: as a function
+  /// of its own it was called per row, with a dozen constants broadcast again each time).
   func rasterizeUniformSphere(
     _ uniform: UniformSphere, sphere: SpherePrimitive, id: Int32, grid: SampleGrid,
     into buffers: SampleBuffers, wins: (Float, Int) -> Bool
   ) {
     let rows = grid.rows(minV: sphere.minV, maxV: sphere.maxV)
-    guard uniform.spanA < 0 else {
-      // The span is unbounded (the camera near the sphere): row by row.
-      for sy in rows {
-        let row = UniformSphereRow(uniform, v: grid.v(sy), dy: grid.rayY(sy))
-        guard let (low, high) = row.span(uniform, margin: 1) else { continue }
-        let columns = grid.columns(minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
-        rasterizeUniformSphereRow(
-          row, of: uniform, sphere: sphere, id: id, sy: sy, columns: columns, grid: grid,
-          into: buffers, wins: wins)
-      }
-      return
-    }
-    // The spans of eight rows at a time (`UniformSphereRow.spans`), the same operations lane
-    // by lane as `span` and `SampleGrid.columns`, so the same columns.
-    var first = rows.lowerBound
-    while first < rows.upperBound {
-      let count = min(8, rows.upperBound - first)
-      var v = SIMD8<Double>()
-      var dy = SIMD8<Double>()
-      for lane in 0..<8 {
-        // Lanes past the rows repeat the last one (and are not drawn).
-        let sy = first + min(lane, count - 1)
-        v[lane] = grid.v(sy)
-        dy[lane] = grid.rayY(sy)
-      }
-      let (hit, low, high) = UniformSphereRow.spans(uniform, dy: dy, margin: 1)
-      let n = Double(grid.scale)
-      let minU = SIMD8(repeating: sphere.minU)
-      let maxU = SIMD8(repeating: sphere.maxU)
-      let lowColumns = rounded((select(low .< minU, minU, low) + 0.5) * n - 0.5, .up)
-      let highColumns = rounded((select(high .> maxU, maxU, high) + 0.5) * n - 0.5, .down)
-      let lastColumn = SIMD8(repeating: Double(grid.columns - 1))
-      let drawn =
-        hit .& (lowColumns .<= highColumns) .& (highColumns .>= 0)
-        .& (lowColumns .< Double(grid.columns))
-      let firstColumns = select(lowColumns .< 0, .zero, lowColumns)
-      let lastColumns = select(highColumns .> lastColumn, lastColumn, highColumns)
-      for lane in 0..<count where drawn[lane] {
-        let columns = Int(firstColumns[lane])..<Int(lastColumns[lane]) + 1
-        let row = UniformSphereRow(uniform, v: v[lane], dy: dy[lane])
-        rasterizeUniformSphereRow(
-          row, of: uniform, sphere: sphere, id: id, sy: first + lane, columns: columns,
-          grid: grid, into: buffers, wins: wins)
-      }
-      first += 8
-    }
-  }
-
-  /// Opaque visibility of sample row `sy` for a uniform-scale sphere (`UniformSphereRow`):
-  /// writes depth and `id` where the sphere's depth `wins`.
-  @inline(__always) func rasterizeUniformSphereRow(
-    _ row: UniformSphereRow, of uniform: UniformSphere, sphere: SpherePrimitive, id: Int32, sy: Int,
-    columns: Range<Int>,
-    grid: SampleGrid, into buffers: SampleBuffers, wins: (Float, Int) -> Bool
-  ) {
-    let rowBase = (sy - grid.firstRow) * grid.columns
+    guard !rows.isEmpty, let depths = buffers.depths.baseAddress,
+      let ids = buffers.ids.baseAddress, let rayX = grid.rayX.baseAddress
+    else { return }
     // t ≥ minDepth (less Float's error): nothing nearer can be replaced.
     let minDepth = Float(sphere.minDepth * (1 - 1e-5))
-    guard let depths = buffers.depths.baseAddress, let ids = buffers.ids.baseAddress else { return }
-    var sx = columns.lowerBound
-    while sx < columns.upperBound {
-      let count = columns.upperBound - sx
-      let i = rowBase + sx
-      // Whole vectors even at the row's end (the buffers are padded, `BandRenderer`): lanes past
-      // the row hold −∞, which nothing beats, and are written back unchanged. The band's
-      // buffers are its own thread's.
-      let stored = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
-      let current =
-        count >= laneCount
-        ? stored
-        : select(
-          FloatLanes.laneIndices .< Float(count), stored, FloatLanes(repeating: -.infinity))
-      guard (current .>= minDepth).anyLane() else {
+    let idLanes = IntLanes(repeating: id)
+    /// Sample row `sy`'s columns `columns` (`UniformSphereRow`).
+    @inline(__always) func drawRow(_ row: UniformSphereRow, sy: Int, columns: Range<Int>) {
+      let rowBase = (sy - grid.firstRow) * grid.columns
+      let constants = UniformSphereRowLanes(row, of: uniform)
+      var sx = columns.lowerBound
+      while sx < columns.upperBound {
+        let count = columns.upperBound - sx
+        let i = rowBase + sx
+        // Whole vectors even at the row's end (the buffers are padded, `BandRenderer`): lanes
+        // past the row hold −∞, which nothing beats, and are written back unchanged. The band's
+        // buffers are its own thread's.
+        let stored = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
+        let current =
+          count >= laneCount
+          ? stored
+          : select(
+            FloatLanes.laneIndices .< Float(count), stored, FloatLanes(repeating: -.infinity))
+        guard (current .>= minDepth).anyLane() else {
+          sx += laneCount
+          continue
+        }
+        let t = row.depths(
+          constants, UnsafeRawPointer(rayX + sx).loadUnaligned(as: FloatLanes.self), uniform,
+          lanesFrom: sx, grid: grid, primitive: sphere)
+        // Misses (+∞) are never candidates, also over empty samples (+∞).
+        let hits = t .< .infinity
+        let candidates = (t .<= current) .& hits
+        if !((t .== current) .& hits).anyLane() {
+          // No ties: a candidate wins outright. Whole-vector stores.
+          if candidates.anyLane() {
+            UnsafeMutableRawPointer(depths + i).storeBytes(
+              of: select(candidates, t, stored), as: FloatLanes.self)
+            let raw = UnsafeMutableRawPointer(ids + i)
+            raw.storeBytes(
+              of: select(candidates, idLanes, raw.loadUnaligned(as: IntLanes.self)),
+              as: IntLanes.self)
+          }
+        } else {
+          for lane in 0..<min(count, laneCount) where candidates[lane] && wins(t[lane], i + lane) {
+            depths[i + lane] = t[lane]
+            ids[i + lane] = id
+          }
+        }
         sx += laneCount
-        continue
       }
-      let t = row.depths(uniform, lanesFrom: sx, grid: grid, primitive: sphere)
-      // Misses (+∞) are never candidates, also over empty samples (+∞).
-      let hits = t .< .infinity
-      let candidates = (t .<= current) .& hits
-      if !((t .== current) .& hits).anyLane() {
-        // No ties: a candidate wins outright. Whole-vector stores.
-        if candidates.anyLane() {
-          UnsafeMutableRawPointer(depths + i).storeBytes(
-            of: select(candidates, t, stored), as: FloatLanes.self)
-          let raw = UnsafeMutableRawPointer(ids + i)
-          raw.storeBytes(
-            of: select(
-              candidates, IntLanes(repeating: id), raw.loadUnaligned(as: IntLanes.self)),
-            as: IntLanes.self)
+    }
+    // Eight rows at a time: their columns (`UniformSphereRow.spans` for a bounded span, the
+    // same operations lane by lane as `span` and `SampleGrid.columns`, so the same columns), v
+    // and ray y go to memory once, as whole vectors, and the rows read them from there
+    // (reading a vector's lane by a variable index stored the whole vector each time). One
+    // call site of `drawRow`, so that it is inlined.
+    let n = Double(grid.scale)
+    let minU = SIMD8(repeating: sphere.minU)
+    let maxU = SIMD8(repeating: sphere.maxU)
+    let lastColumn = SIMD8(repeating: Double(grid.columns - 1))
+    let columnCount = Double(grid.columns)
+    let bounded = uniform.spanA < 0
+    // Bytes 0…63: the rows' v, 64…127: their ray y, 128…191 and 192…255: first and end
+    // columns (16-byte alignment keeps the buffer on the stack).
+    withUnsafeTemporaryAllocation(byteCount: 256, alignment: 16) { batch in
+      guard let lanes = batch.baseAddress else { return }
+      var first = rows.lowerBound
+      while first < rows.upperBound {
+        let count = min(8, rows.upperBound - first)
+        // Lanes past the rows repeat the last one (and are not drawn).
+        for lane in 0..<8 {
+          let sy = first + min(lane, count - 1)
+          lanes.storeBytes(of: grid.v(sy), toByteOffset: 8 * lane, as: Double.self)
+          lanes.storeBytes(of: grid.rayY(sy), toByteOffset: 64 + 8 * lane, as: Double.self)
         }
-      } else {
-        for lane in 0..<min(count, laneCount) where candidates[lane] && wins(t[lane], i + lane) {
-          depths[i + lane] = t[lane]
-          ids[i + lane] = id
+        if bounded {
+          let dy = (lanes + 64).loadUnaligned(as: SIMD8<Double>.self)
+          let (hit, low, high) = UniformSphereRow.spans(uniform, dy: dy, margin: 1)
+          let lowColumns = rounded((select(low .< minU, minU, low) + 0.5) * n - 0.5, .up)
+          let highColumns = rounded((select(high .> maxU, maxU, high) + 0.5) * n - 0.5, .down)
+          let drawn =
+            hit .& (lowColumns .<= highColumns) .& (highColumns .>= 0)
+            .& (lowColumns .< columnCount)
+          let firstColumns = select(lowColumns .< 0, .zero, lowColumns)
+          let lastColumns = select(highColumns .> lastColumn, lastColumn, highColumns)
+          // Whole numbers in 0 … columns: + 2⁵² puts each in its Double's low mantissa bits.
+          // Rows not drawn get the empty range 0 ..< 0.
+          let bias = SIMD8<Double>(repeating: 0x1p52)
+          let biasBits = SIMD8<UInt64>(repeating: 0x4330_0000_0000_0000)
+          let startBits =
+            unsafeBitCast(select(drawn, firstColumns, .zero) + bias, to: SIMD8<UInt64>.self)
+            &- biasBits
+          let endBits =
+            unsafeBitCast(select(drawn, lastColumns + 1, .zero) + bias, to: SIMD8<UInt64>.self)
+            &- biasBits
+          (lanes + 128).storeBytes(of: startBits, as: SIMD8<UInt64>.self)
+          (lanes + 192).storeBytes(of: endBits, as: SIMD8<UInt64>.self)
+        } else {
+          // The span is unbounded (the camera near the sphere): row by row.
+          for lane in 0..<count {
+            let row = UniformSphereRow(
+              uniform, v: lanes.load(fromByteOffset: 8 * lane, as: Double.self),
+              dy: lanes.load(fromByteOffset: 64 + 8 * lane, as: Double.self))
+            var columns = 0..<0
+            if let (low, high) = row.span(uniform, margin: 1) {
+              columns = grid.columns(minU: max(low, sphere.minU), maxU: min(high, sphere.maxU))
+            }
+            lanes.storeBytes(
+              of: UInt64(columns.lowerBound), toByteOffset: 128 + 8 * lane, as: UInt64.self)
+            lanes.storeBytes(
+              of: UInt64(columns.upperBound), toByteOffset: 192 + 8 * lane, as: UInt64.self)
+          }
         }
+        for lane in 0..<count {
+          let start = Int(
+            truncatingIfNeeded: lanes.load(fromByteOffset: 128 + 8 * lane, as: UInt64.self))
+          let end = Int(
+            truncatingIfNeeded: lanes.load(fromByteOffset: 192 + 8 * lane, as: UInt64.self))
+          guard start < end else { continue }
+          let row = UniformSphereRow(
+            uniform, v: lanes.load(fromByteOffset: 8 * lane, as: Double.self),
+            dy: lanes.load(fromByteOffset: 64 + 8 * lane, as: Double.self))
+          drawRow(row, sy: first + lane, columns: start..<end)
+        }
+        first += 8
       }
-      sx += laneCount
     }
   }
 }
