@@ -146,3 +146,24 @@ extension SIMD8 where Scalar == Double {
       unsafeBitCast(self, to: SIMD8<UInt64>.self) & 0x7FFF_FFFF_FFFF_FFFF, to: SIMD8<Double>.self)
   }
 }
+
+extension SIMD16 where Scalar == Double {
+  /// |x| lane by lane (clears the sign bits).
+  @inline(__always) var magnitude: SIMD16<Double> {
+    SIMD16(lowHalf: lowHalf.magnitude, highHalf: highHalf.magnitude)
+  }
+
+  /// Each lane exactly (every Float is a Double).
+  @inline(__always) init(widening x: SIMD16<Float>) {
+    self.init(lowHalf: SIMD8(widening: x.lowHalf), highHalf: SIMD8(widening: x.highHalf))
+  }
+}
+
+extension SIMD8 where Scalar == Double {
+  /// Each lane exactly (every Float is a Double).
+  @inline(__always) init(widening x: SIMD8<Float>) {
+    self.init(
+      Double(x[0]), Double(x[1]), Double(x[2]), Double(x[3]), Double(x[4]), Double(x[5]),
+      Double(x[6]), Double(x[7]))
+  }
+}

@@ -274,54 +274,10 @@ extension PreparedFrame {
     for entry in transparent {
       let alpha = materials[entry.material].opacity
       if entry.isSphere {
-        let sphere = spheres[entry.index]
-        // `shade(id:…)` for this sphere, its material and row direction read once, not per
-        // sample (the same operations on the same values, so the same bits).
-        let material = materials[entry.material]
-        for sy in grid.rows(minV: sphere.minV, maxV: sphere.maxV) {
-          let v = grid.v(sy)
-          let rowBase = (sy - grid.firstRow) * grid.columns
-          let rowDirection = sphere.rowDirection(v: v)
-          @inline(__always) func columns(_ span: (Double, Double)) -> Range<Int> {
-            grid.columns(minU: max(span.0, sphere.minU), maxU: min(span.1, sphere.maxU))
-          }
-          @inline(__always) func blend(_ sx: Int, depth t: Float) {
-            let i = rowBase + sx
-            guard t < buffers.depths[i] else { return }
-            let shaded: SIMD3<Double>
-            if material.isUniform {
-              shaded = material.uniform
-            } else {
-              let u = grid.u(sx)
-              let d = direction(u: u, v: v)
-              let view = -d / (d * d).sum().squareRoot()
-              let normal = sphere.normal(
-                u: u, rowDirection: rowDirection, depth: Double(t), view: view)
-              shaded = lights.shade(material, texture: nil, normal: normal, view: view, uv: .zero)
-            }
-            buffers.setColor(
-              i, SIMD3<Float>(SIMD3<Double>(buffers.color(i)) * (1 - alpha) + shaded * alpha))
-          }
-          if sphere.inverseRadius > 0 {
-            // The opaque pass's depths for uniform spheres (`UniformSphereRow`).
-            let uniform = uniformSpheres[entry.index]
-            let row = UniformSphereRow(uniform, v: v, dy: grid.rayY(sy))
-            guard let span = row.span(uniform, margin: 1) else { continue }
-            let columns = columns(span)
-            for start in stride(from: columns.lowerBound, to: columns.upperBound, by: laneCount) {
-              let t = row.depths(uniform, lanesFrom: start, grid: grid, primitive: sphere)
-              for lane in 0..<min(laneCount, columns.upperBound - start) where t[lane] < .infinity {
-                blend(start + lane, depth: t[lane])
-              }
-            }
-          } else {
-            let quadratic = sphere.row(v: v)
-            guard let span = quadratic.span(margin: 1) else { continue }
-            for sx in columns(span) {
-              guard let t = quadratic.depth(u: grid.u(sx), near: near, far: far) else { continue }
-              blend(sx, depth: Float(t))
-            }
-          }
+        if scalarTranslucentSpheres {
+          blendTranslucentSphereReference(entry, grid: grid, into: buffers)
+        } else {
+          blendTranslucentSphere(entry, grid: grid, into: buffers)
         }
       } else {
         let triangle = triangles[entry.index]

@@ -57,6 +57,9 @@ struct PreparedFrame: Sendable {
   /// Per material: `2 · wholeShininess + 1` for blinn, `0` for lambert (what one
   /// `ShadingLights.shadeSphere` call needs); meaningful where `isFastSphere`.
   var fastShadingKeys: [Int] = []
+  /// Whether translucent spheres are blended one sample at a time by the reference pass
+  /// (`blendTranslucentSphereReference`, for tests) instead of `laneCount` at a time.
+  var scalarTranslucentSpheres = false
 
   init(_ list: RenderList, camera: Camera) {
     intrinsics = camera.intrinsics

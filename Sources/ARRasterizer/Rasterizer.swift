@@ -40,12 +40,21 @@ package enum Rasterizer {
   package static func render(
     _ list: RenderList, camera: Camera, options: RenderOptions
   ) -> RenderedFrame {
+    render(list, camera: camera, options: options, scalarTranslucentSpheres: false)
+  }
+
+  /// `render`, with the translucent spheres blended one sample at a time by the reference pass
+  /// when `scalarTranslucentSpheres` (tests compare the two).
+  package static func render(
+    _ list: RenderList, camera: Camera, options: RenderOptions, scalarTranslucentSpheres: Bool
+  ) -> RenderedFrame {
     let width = max(0, camera.intrinsics.width)
     let height = max(0, camera.intrinsics.height)
     let scale = min(16, max(1, options.supersampling))
     let frame = {
       var prepared = PreparedFrame(list, camera: camera)
       prepared.sampleSpacing = 1 / Double(scale)
+      prepared.scalarTranslucentSpheres = scalarTranslucentSpheres
       return prepared
     }()
     let background = BackgroundSampler(

@@ -44,14 +44,21 @@ public struct Renderer: Sendable {
   /// empty output size gives an empty image.
   /// - Complexity: O(pixels · N² + Σ primitive screen areas).
   public func render(_ list: RenderList, camera: Camera) -> RenderedFrame {
-    Renderer.rasterizer(for: instructionSet).render(list, camera, options)
+    Renderer.rasterizer(for: instructionSet).render(list, camera, options, false)
+  }
+
+  /// `render` with the translucent spheres blended one sample at a time by the same build's
+  /// reference pass (tests compare it with `render`).
+  func renderWithScalarTranslucentSpheres(_ list: RenderList, camera: Camera) -> RenderedFrame {
+    Renderer.rasterizer(for: instructionSet).render(list, camera, options, true)
   }
 
   /// The build of the rasterizer for `set` (one this processor runs, as `instructionSet`
-  /// resolves it): its entry point, and the level that build reports it was compiled for.
+  /// resolves it): its entry point (the last argument: translucent spheres by the scalar
+  /// reference pass), and the level that build reports it was compiled for.
   static func rasterizer(for set: InstructionSet) -> (
     compiledFor: InstructionSet,
-    render: (RenderList, Camera, RenderOptions) -> RenderedFrame
+    render: (RenderList, Camera, RenderOptions, Bool) -> RenderedFrame
   ) {
     #if canImport(ARRasterizerAVX512)
       if set == .avx512 {

@@ -40,6 +40,28 @@ struct SphereRowTests {
     }
   }
 
+  @Test("lane depths equal the one-sample depth bit for bit, misses and clipped roots as +∞")
+  func laneDepthsMatchScalar() throws {
+    // near 1.9 cuts the sphere (the far root where the near one is before it), far 1.8 drops
+    // the far half of the samples.
+    for (near, far) in [(0.01, 100.0), (1.9, 100), (0.01, 1.8)] {
+      let prepared = try sphere(near: near)
+      var compared = 0
+      for v in 0..<48 {
+        let row = prepared.row(v: Double(v) + 0.25)
+        for u in stride(from: 0, to: 64, by: laneCount) {
+          let lanes = row.depths(u: DoubleLanes.laneIndices + Double(u), near: near, far: far)
+          for lane in 0..<laneCount {
+            let scalar = row.depth(u: Double(u + lane), near: near, far: far)
+            #expect(lanes[lane].bitPattern == (scalar ?? .infinity).bitPattern, "u \(u + lane)")
+            if scalar != nil { compared += 1 }
+          }
+        }
+      }
+      #expect(compared > 300, "near \(near), far \(far)")
+    }
+  }
+
   @Test("a pixel at the projected centre is hit at the near surface, depth 2 − 0.375 m")
   func centreDepth() throws {
     let prepared = try sphere()
