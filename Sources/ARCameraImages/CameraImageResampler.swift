@@ -11,7 +11,23 @@ import ARScene
 /// pixel and weights in 16-bit fixed point. A position more than half a pixel outside the
 /// recorded image shows `fill`. Equivalent to OpenCV's
 /// `initUndistortRectifyMap(K, D, I, K_out, size)` + `remap(…, INTER_LINEAR)`.
+///
+/// When every output pixel lands exactly on a source pixel centre (fraction 0, or 1 towards the
+/// last column or row), bilinear interpolation returns that pixel unchanged (its weight is
+/// 65536/65536), so `resample` copies instead: rows of the source as they are (`Path.rowCopy`,
+/// an aspect-fill crop at scale 1), or the decoded image itself when the mapping is the
+/// identity (`Path.passThrough`: the lens is the output camera). Same bytes as the table.
 public struct CameraImageResampler: Sendable {
+  /// How `resample` maps pixels, found from the table when it is built.
+  public enum Path: Sendable, Equatable {
+    /// Bilinear interpolation through the per-pixel table.
+    case bilinear
+    /// Each output row is a run of one source row (starting at `sourceRowStarts`).
+    case rowCopy
+    /// The output is the source: same size, each pixel onto itself.
+    case passThrough
+  }
+
   /// Output size.
   public let width: Int
   /// Output size.
@@ -26,6 +42,10 @@ public struct CameraImageResampler: Sendable {
   private let fractions: [SIMD2<UInt16>]
   /// RGBA shown where the ray misses the recorded image.
   public let fill: SIMD4<UInt8>
+  /// How `resample` maps pixels.
+  public let path: Path
+  /// With `Path.rowCopy`: per output row, the source pixel index its first pixel copies.
+  private let sourceRowStarts: [Int]
 
   /// Builds the table.
   /// - Parameters:
@@ -33,9 +53,11 @@ public struct CameraImageResampler: Sendable {
   ///   - output: the output camera's intrinsics (`ReplayScene.outputIntrinsics`).
   ///   - viewport: how the capture is shown; the recorded images are the capture camera's.
   ///   - fill: RGBA outside the recorded image.
+  ///   - copies: whether an exact mapping may copy (`Path`); false keeps the table (tests
+  ///     compare the two).
   public init(
     lens: CameraLens, output: CameraIntrinsics, viewport: Viewport = .landscape,
-    fill: SIMD4<UInt8> = SIMD4(0, 0, 0, 255)
+    fill: SIMD4<UInt8> = SIMD4(0, 0, 0, 255), copies: Bool = true
   ) {
     width = output.width
     height = output.height
@@ -70,14 +92,107 @@ public struct CameraImageResampler: Sendable {
         fractions[v * width + u] = SIMD2(UInt16(fx), UInt16(fy))
       }
     }
-    self.offsets = offsets
-    self.fractions = fractions
+    let rowStarts =
+      copies
+      ? Self.rowStarts(
+        offsets: offsets, fractions: fractions, width: width, sourceWidth: sourceWidth)
+      : nil
+    if let rowStarts {
+      let rowLength = sourceWidth
+      let identity =
+        width == sourceWidth && height == sourceHeight
+        && rowStarts.indices.allSatisfy { rowStarts[$0] == $0 * rowLength }
+      path = identity ? .passThrough : .rowCopy
+      sourceRowStarts = rowStarts
+      // The copies need no table.
+      self.offsets = []
+      self.fractions = []
+    } else {
+      path = .bilinear
+      sourceRowStarts = []
+      self.offsets = offsets
+      self.fractions = fractions
+    }
+  }
+
+  /// When every output pixel's bilinear weights fall wholly on one source pixel and each row's
+  /// pixels are consecutive source pixels: the source index of each row's first pixel.
+  private static func rowStarts(
+    offsets: [UInt32], fractions: [SIMD2<UInt16>], width: Int, sourceWidth: Int
+  ) -> [Int]? {
+    guard width > 0 else { return nil }
+    var starts: [Int] = []
+    starts.reserveCapacity(offsets.count / width)
+    for rowStart in stride(from: 0, to: offsets.count, by: width) {
+      var first = 0
+      for u in 0..<width {
+        let offset = offsets[rowStart + u]
+        let f = fractions[rowStart + u]
+        // A fraction of 256 (the last column or row) is the next pixel, whole.
+        guard offset != .max, f.x == 0 || f.x == 256, f.y == 0 || f.y == 256 else { return nil }
+        let index =
+          Int(offset) + (f.x == 256 ? 1 : 0) + (f.y == 256 ? sourceWidth : 0)
+        if u == 0 {
+          first = index
+        } else if index != first + u {
+          return nil
+        }
+      }
+      starts.append(first)
+    }
+    return starts
   }
 
   /// The recorded image resampled to the output (`width`×`height`, alpha 255).
   /// Precondition: `image` is `sourceWidth`×`sourceHeight` (trap).
   public func resample(_ image: Image) -> Image {
     precondition(image.width == sourceWidth && image.height == sourceHeight, "image size")
+    switch path {
+    case .passThrough:
+      // A decoded JPEG is opaque already: nothing to do.
+      if Self.isOpaque(image.pixels) { return image }
+      return copyRows(image)
+    case .rowCopy:
+      return copyRows(image)
+    case .bilinear:
+      return interpolate(image)
+    }
+  }
+
+  /// Whether every alpha byte of RGBA `pixels` is 255.
+  private static func isOpaque(_ pixels: [UInt8]) -> Bool {
+    pixels.withUnsafeBytes { bytes in
+      // All pixels ANDed together (a loop the compiler vectorises); alpha is the last byte.
+      var all = UInt32.max
+      for i in 0..<(bytes.count / 4) {
+        all &= UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+      }
+      return all >> 24 == 255
+    }
+  }
+
+  /// `Path.rowCopy` (and `passThrough` for an image that is not opaque): each output row the
+  /// run of source pixels from its row start, alpha 255.
+  private func copyRows(_ image: Image) -> Image {
+    let rowBytes = width * 4
+    let out = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+      image.pixels.withUnsafeBytes { source in
+        guard let s = source.baseAddress, let d = buffer.baseAddress else { return }
+        for v in 0..<height {
+          let row = d + v * rowBytes
+          UnsafeMutableRawPointer(row).copyMemory(
+            from: s + sourceRowStarts[v] * 4, byteCount: rowBytes)
+          for a in stride(from: 3, to: rowBytes, by: 4) { row[a] = 255 }
+        }
+      }
+      count = width * height * 4
+    }
+    // The buffer has width · height · 4 bytes by construction, so the fallback is never taken.
+    return Image(width: width, height: height, pixels: out) ?? image
+  }
+
+  /// `Path.bilinear`: the table's interpolation.
+  private func interpolate(_ image: Image) -> Image {
     var out = [UInt8](repeating: 255, count: width * height * 4)
     let stride = sourceWidth * 4
     let stepX = sourceWidth > 1 ? 4 : 0

@@ -81,3 +81,75 @@ import Testing
     #expect(Array(far.pixels[0..<4]) == [1, 2, 3, 255])
   }
 }
+
+/// The copy paths of `CameraImageResampler` against its own bilinear table on the same mapping.
+@Suite struct CameraImageResamplerCopyTests {
+  /// `width`×`height` pixels of seeded bytes in every channel, alpha included (0…255).
+  static func noise(width: Int, height: Int, seed: UInt64) -> Image {
+    var state = seed
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    for i in pixels.indices {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      pixels[i] = UInt8(truncatingIfNeeded: state >> 56)
+    }
+    return Image(width: width, height: height, pixels: pixels) ?? Image(width: 0, height: 0)
+  }
+
+  static let lens = CameraLens(
+    intrinsics: CameraIntrinsics(fx: 30, fy: 31, cx: 15.5, cy: 11.25, width: 32, height: 24))
+
+  @Test("the lens equal to the output camera: the table puts each pixel on itself, weight 1")
+  func identity() {
+    let output = Self.lens.intrinsics
+    let copying = CameraImageResampler(lens: Self.lens, output: output)
+    let table = CameraImageResampler(lens: Self.lens, output: output, copies: false)
+    #expect(copying.path == .passThrough)
+    #expect(table.path == .bilinear)
+    // Every level in every channel, alpha too: the table (bilinear at exact pixel centres)
+    // gives the source's colours and alpha 255, and so does the copy.
+    let image = Self.noise(width: 32, height: 24, seed: 7)
+    var opaque = image
+    for i in stride(from: 3, to: opaque.pixels.count, by: 4) { opaque.pixels[i] = 255 }
+    #expect(table.resample(image) == opaque)
+    #expect(copying.resample(image) == opaque)
+    // An opaque image (a decoded JPEG) is handed through as it is.
+    #expect(copying.resample(opaque) == opaque)
+  }
+
+  @Test("aspect fill at scale 1 (a crop by whole pixels) copies rows; the same bytes as the table")
+  func crop() {
+    // A 24×24 output of the 32×24 lens: scale 1, the sides cropped by 4 px each.
+    let output = Self.lens.intrinsics.output(viewport: .landscape, width: 24, height: 24)
+    let copying = CameraImageResampler(lens: Self.lens, output: output)
+    let table = CameraImageResampler(lens: Self.lens, output: output, copies: false)
+    #expect(copying.path == .rowCopy)
+    let image = Self.noise(width: 32, height: 24, seed: 11)
+    let copied = copying.resample(image)
+    #expect(copied == table.resample(image))
+    // Hand-computed: output (0, 0) is source (4, 0).
+    #expect(Array(copied.pixels[0..<3]) == Array(image.pixels[16..<19]))
+  }
+
+  @Test("portrait of the same camera: rows are not source runs, so the table interpolates")
+  func portraitUsesTheTable() {
+    let output = Self.lens.intrinsics.output(viewport: .portrait, width: 24, height: 32)
+    let resampler = CameraImageResampler(lens: Self.lens, output: output, viewport: .portrait)
+    #expect(resampler.path == .bilinear)
+  }
+
+  @Test("distortion, a scale or a sub-pixel shift keep the bilinear table")
+  func inexactMappings() {
+    var distorted = Self.lens
+    distorted.distortion = .radialTangential(k1: 0.01, k2: 0, p1: 0, p2: 0, k3: 0)
+    var shifted = Self.lens.intrinsics
+    shifted.cx += 0.5
+    let cases = [
+      CameraImageResampler(lens: distorted, output: Self.lens.intrinsics),
+      CameraImageResampler(
+        lens: Self.lens,
+        output: Self.lens.intrinsics.output(viewport: .landscape, width: 48, height: 36)),
+      CameraImageResampler(lens: Self.lens, output: shifted),
+    ]
+    for resampler in cases { #expect(resampler.path == .bilinear) }
+  }
+}
