@@ -169,6 +169,10 @@ extension PreparedFrame {
         if id < 0 {
           if constantBackground {
             buffers.fill(i..<end, with: rowBackground)
+          } else if background.copyRow(
+            sy, columns: (i - rowBase)..<(end - rowBase), to: i, into: buffers)
+          {
+            // An image of the output's size at one sample per pixel: its bytes, as they are.
           } else {
             for j in i..<end {
               buffers.setColor(j, SIMD3<Float>(background.color(u: grid.u(j - rowBase), v: v)))

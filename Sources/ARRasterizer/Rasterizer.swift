@@ -153,11 +153,45 @@ struct BackgroundSampler: Sendable {
   var background: Background
   var width: Int
   var height: Int
+  /// An image background of the output's size at one sample per pixel (a camera image
+  /// resampled onto the output camera): its RGBA bytes, which `copyRow` reads as they are.
+  var pixelAligned: [UInt8]?
 
   init(_ background: Background, width: Int, height: Int, scale: Int) {
     self.background = background
     self.width = width
     self.height = height
+    if case .image(let image) = background, image.width == width, image.height == height,
+      scale == 1
+    {
+      pixelAligned = image.pixels
+    }
+  }
+
+  /// Sets samples `start ..< start + columns.count` of `buffers` to the background at pixels
+  /// `columns` of row v, when `pixelAligned`; false (nothing written) otherwise.
+  ///
+  /// The same values as `color`: there each sample sits on a pixel centre (x = u, y = v
+  /// exactly), so the bilinear weights are 1 and 0 and the colour is `Double(byte) / 255`,
+  /// narrowed to Float; `Float(byte) / 255` rounds to the same Float (a division rounded
+  /// once to 24 bits equals one rounded to 53 and then to 24 bits, as 53 ≥ 2·24 + 2), and
+  /// it vectorises.
+  @inline(__always) func copyRow(
+    _ v: Int, columns: Range<Int>, to start: Int, into buffers: SampleBuffers
+  ) -> Bool {
+    guard let pixels = pixelAligned else { return false }
+    pixels.withUnsafeBufferPointer { pixels in
+      guard let base = pixels.baseAddress, let r = buffers.red.baseAddress,
+        let g = buffers.green.baseAddress, let b = buffers.blue.baseAddress
+      else { return }
+      let source = base + (v * width + columns.lowerBound) * 4
+      for k in 0..<columns.count {
+        r[start + k] = Float(source[4 * k]) / 255
+        g[start + k] = Float(source[4 * k + 1]) / 255
+        b[start + k] = Float(source[4 * k + 2]) / 255
+      }
+    }
+    return true
   }
 
   /// The colour at screen point (u, v) (pixels, centres at integers), 0…1.
