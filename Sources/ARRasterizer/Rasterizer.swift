@@ -185,7 +185,25 @@ struct BackgroundSampler: Sendable {
         let g = buffers.green.baseAddress, let b = buffers.blue.baseAddress
       else { return }
       let source = base + (v * width + columns.lowerBound) * 4
-      for k in 0..<columns.count {
+      var k = 0
+      #if _endian(little)
+        // `laneCount` pixels per step, one per 32-bit lane (R in the low byte): a byte n put
+        // under the exponent of 2²³ is the Float 2²³ + n, so subtracting 2²³ gives Float(n)
+        // exactly, without a lane-by-lane conversion.
+        let exponent = UInt32Lanes(repeating: 0x4B00_0000)
+        let bias = FloatLanes(repeating: 0x1p23)
+        while k + laneCount <= columns.count {
+          let words = UnsafeRawPointer(source + 4 * k).loadUnaligned(as: UInt32Lanes.self)
+          func channel(_ shift: UInt32) -> FloatLanes {
+            (FloatLanes(bitPattern: (words &>> shift) & 0xFF | exponent) - bias) / 255
+          }
+          UnsafeMutableRawPointer(r + start + k).storeBytes(of: channel(0), as: FloatLanes.self)
+          UnsafeMutableRawPointer(g + start + k).storeBytes(of: channel(8), as: FloatLanes.self)
+          UnsafeMutableRawPointer(b + start + k).storeBytes(of: channel(16), as: FloatLanes.self)
+          k += laneCount
+        }
+      #endif
+      for k in k..<columns.count {
         r[start + k] = Float(source[4 * k]) / 255
         g[start + k] = Float(source[4 * k + 1]) / 255
         b[start + k] = Float(source[4 * k + 2]) / 255
