@@ -73,14 +73,17 @@ public enum CameraImageDecoder {
       throw InputError(.badData, InputLocation(file: file), "invalid JPEG (header): no image size")
     }
     try checkSize(width: Int(width), height: Int(height), file: file)
-    var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+    // Not filled first: libjpeg-turbo writes every byte, and on a failure the buffer is dropped.
     // A warning (truncated data, a corrupt segment) also fails: the pixels would be partly grey.
-    let status = bytes.withUnsafeBufferPointer { source in
-      pixels.withUnsafeMutableBufferPointer { destination in
+    var status: Int32 = -1
+    let pixels = [UInt8](unsafeUninitializedCapacity: Int(width) * Int(height) * 4) {
+      destination, count in
+      status = bytes.withUnsafeBufferPointer { source in
         tjDecompress2(
           handle, source.baseAddress, UInt(source.count), destination.baseAddress, width, 0,
           height, Int32(TJPF_RGBA.rawValue), 0)
       }
+      count = destination.count
     }
     guard status == 0 else { throw failure("data") }
     guard let image = Image(width: Int(width), height: Int(height), pixels: pixels) else {
