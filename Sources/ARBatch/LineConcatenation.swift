@@ -63,10 +63,12 @@ struct LineConcatenation {
   mutating func append(_ path: String, frames: ClosedRange<Int>?, everyFrameOnce: [Int]?)
     throws
   {
-    let input = open(path, O_RDONLY)
-    guard input >= 0 else {
+    let input: Int32
+    do {
+      input = try FileIO.openInput(path)  // a FIFO in a shard folder must not hang the merge
+    } catch {
       abandon()
-      throw InputError(.missingInput, InputLocation(file: path), String(cString: strerror(errno)))
+      throw error
     }
     defer { close(input) }
     var chunk = [UInt8](repeating: 0, count: 1 << 20)

@@ -245,15 +245,9 @@ struct MergeWriter {
   /// Whether the bytes of file `a` are the first bytes of file `b`.
   /// - Throws: `InputError` `.missingInput` when one cannot be read.
   static func isPrefix(_ a: String, of b: String) throws -> Bool {
-    let x = open(a, O_RDONLY)
-    guard x >= 0 else {
-      throw InputError(.missingInput, InputLocation(file: a), String(cString: strerror(errno)))
-    }
+    let x = try FileIO.openInput(a)
     defer { close(x) }
-    let y = open(b, O_RDONLY)
-    guard y >= 0 else {
-      throw InputError(.missingInput, InputLocation(file: b), String(cString: strerror(errno)))
-    }
+    let y = try FileIO.openInput(b)
     defer { close(y) }
     var first = [UInt8](repeating: 0, count: 1 << 20)
     var second = [UInt8](repeating: 0, count: 1 << 20)

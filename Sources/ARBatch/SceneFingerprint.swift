@@ -44,8 +44,8 @@ public struct SceneFingerprint: Sendable, Equatable {
   /// Hashes `paths` (the scene file first). Each path is hashed once, at its first place. A
   /// path in `mayBeMissing` (recorded camera images) that does not exist is listed as missing
   /// (its line in `sceneHash` is `missing`), as the run shows the previous image for it.
-  /// - Throws: `InputError` `.missingInput` when a file cannot be opened, `.badData` on a read
-  ///   error.
+  /// - Throws: `InputError` `.missingInput` when a file cannot be opened or is not a regular
+  ///   file (`FileIO.openInput(_:)`), `.badData` on a read error.
   public init(paths: [String], mayBeMissing: Set<String> = []) throws {
     var seen: Set<String> = []
     files = []
@@ -55,13 +55,11 @@ public struct SceneFingerprint: Sendable, Equatable {
   }
 
   private static func hash(_ path: String, mayBeMissing: Bool) throws -> File {
-    let fd = open(path, O_RDONLY)
-    if fd < 0, errno == ENOENT, mayBeMissing {
+    if mayBeMissing, !FileIO.exists(path) {
       return File(path: path, sha256: SHA256().hexDigest(), bytes: 0, missing: true)
     }
-    guard fd >= 0 else {
-      throw InputError(.missingInput, InputLocation(file: path), String(cString: strerror(errno)))
-    }
+    // The input rule: a FIFO or device named by the scene is refused, never read.
+    let fd = try FileIO.openInput(path)
     defer { close(fd) }
     var hash = SHA256()
     var total = 0

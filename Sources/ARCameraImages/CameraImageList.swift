@@ -154,7 +154,7 @@ public struct CameraImageList: Hashable, Sendable {
     for entry in entries.dropFirst() {
       if entry.time < latest.time {
         warnings.append(
-          "\(file):\(entry.line): time \(entry.time) is before line \(latest.line)'s "
+          "\(InputText.escaped(file)):\(entry.line): time \(entry.time) is before line \(latest.line)'s "
             + "\(latest.time); sorted in")
       } else {
         latest = entry
@@ -168,7 +168,7 @@ public struct CameraImageList: Hashable, Sendable {
     for entry in sorted {
       if let previous = unique.last, previous.time == entry.time {
         warnings.append(
-          "\(file):\(entry.line): time \(entry.time) repeats line \(previous.line)'s; "
+          "\(InputText.escaped(file)):\(entry.line): time \(entry.time) repeats line \(previous.line)'s; "
             + "line \(entry.line) ignored")
         continue
       }

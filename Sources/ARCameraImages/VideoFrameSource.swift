@@ -1,5 +1,6 @@
 import ARChildProcess
 import ARRenderCore
+import ARSupport
 import Foundation
 
 /// Why a video's frames could not be decoded. `arsim` exits 69 when a tool is missing and 73
@@ -17,7 +18,7 @@ public enum CameraVideoError: Error, Hashable, Sendable, CustomStringConvertible
       return "\(tool) not found (PATH, or ARSIM_\(tool.uppercased())); install the Debian "
         + "package 'ffmpeg' (apt-get install ffmpeg, or Scripts/install-dependencies)"
     case .failed(let video, let reason, let lines):
-      return "\(video): \(reason)"
+      return "\(InputText.escaped(video)): \(reason)"
         + (lines.isEmpty ? "" : "; it said:\n" + lines.map { "  " + $0 }.joined(separator: "\n"))
     }
   }
@@ -41,8 +42,11 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
   private var nextFrame = 0
 
   /// Probes `path` and starts decoding it.
-  /// - Throws: `CameraVideoError.toolNotFound` without ffmpeg/ffprobe, `.failed` when ffprobe
-  ///   cannot read the video or it has no frames, or the frame is over the image limits.
+  /// - Throws: `InputError` `.missingInput` when `path` is not a regular file
+  ///   (`FileIO.checkRegularFile(_:)`), `.badData` (exit 65) when ffprobe cannot read the video
+  ///   (with its last lines), finds no video stream or frames, or the frame is over the image
+  ///   limits; `CameraVideoError.toolNotFound` without ffmpeg/ffprobe, `.failed` when a child
+  ///   cannot start or times out.
   public static func open(
     _ path: String, environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> VideoFrameSource {
@@ -54,25 +58,22 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
       let ffmpeg = ExecutableLocator.find(
         "ffmpeg", environment: environment, overrideVariable: "ARSIM_FFMPEG")
     else { throw CameraVideoError.toolNotFound("ffmpeg") }
+    // The input rule before any child starts: ffprobe would block on a FIFO.
+    try FileIO.checkRegularFile(path)
     let size = try probe(
       ffprobe, path,
       ["-show_entries", "stream=width,height", "-of", "csv=p=0:s=x"]
     ).split(separator: "x").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     guard size.count == 2 else {
-      throw CameraVideoError.failed(
-        video: path, reason: "ffprobe found no video stream", lastLines: [])
+      throw InputError(.badData, InputLocation(file: path), "ffprobe found no video stream")
     }
-    do {
-      try CameraImageDecoder.checkSize(width: size[0], height: size[1], file: path)
-    } catch {
-      throw CameraVideoError.failed(video: path, reason: "\(error)", lastLines: [])
-    }
+    try CameraImageDecoder.checkSize(width: size[0], height: size[1], file: path)
     let presentation = try probe(
       ffprobe, path, ["-show_entries", "packet=pts_time", "-of", "csv=p=0"]
     ).split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
       .filter(\.isFinite).sorted()
     guard let first = presentation.first else {
-      throw CameraVideoError.failed(video: path, reason: "ffprobe found no frames", lastLines: [])
+      throw InputError(.badData, InputLocation(file: path), "ffprobe found no frames")
     }
     let process: ChildProcess
     do {
@@ -105,8 +106,12 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
       let (termination, output, lines) = try ChildProcess.run(
         ffprobe, ["-v", "error", "-select_streams", "v:0"] + arguments + [path],
         timeoutSeconds: 60)
+      // The video is bad input (65), with ffprobe's own last words as the excerpt.
       guard termination.succeeded else {
-        throw CameraVideoError.failed(video: path, reason: "ffprobe failed", lastLines: lines)
+        let said = lines.suffix(2).map { InputText.quoted($0) }.joined(separator: "; ")
+        throw InputError(
+          .badData, InputLocation(file: path),
+          "ffprobe cannot read the video" + (said.isEmpty ? "" : ": " + said))
       }
       return String(decoding: output, as: UTF8.self)
     } catch let error as ChildProcessError {
@@ -115,7 +120,7 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
   }
 
   /// `video.mp4 frame N`.
-  public func name(of index: Int) -> String { "\(path) frame \(index)" }
+  public func name(of index: Int) -> String { "\(InputText.escaped(path)) frame \(index)" }
   /// A video's frames have no input line.
   public func line(of index: Int) -> Int? { nil }
 

@@ -95,7 +95,7 @@ struct EnvironmentBuilder {
       var material = materialBase[min(mesh.material, materialBase.count - 1)]
       if mesh.uvs == nil, materials[material].texture != nil {
         warnings.append(
-          "\(path): mesh \(InputText.quoted(mesh.name, limit: 40)) has a texture but no texture "
+          "\(InputText.escaped(path)): mesh \(InputText.quoted(mesh.name, limit: 40)) has a texture but no texture "
             + "coordinates; drawn in its base colour")
         if let twin = untextured[material] {
           material = twin
@@ -145,17 +145,18 @@ struct EnvironmentBuilder {
       }
       if badUVs {
         warnings.append(
-          "\(path): mesh \(InputText.quoted(mesh.name, limit: 40)) has non-finite texture "
+          "\(InputText.escaped(path)): mesh \(InputText.quoted(mesh.name, limit: 40)) has non-finite texture "
             + "coordinates; read as (0, 0)")
       }
     }
     if dropped > 0 {
       warnings.append(
-        "\(path): \(dropped) triangle(s) with non-finite corners or corners beyond "
+        "\(InputText.escaped(path)): \(dropped) triangle(s) with non-finite corners or corners beyond "
           + "\(Int(EnvironmentLimits.coordinate / 1000)) km dropped")
     }
     if degenerate > 0 {
-      warnings.append("\(path): \(degenerate) degenerate (zero-area) triangle(s) dropped")
+      warnings.append(
+        "\(InputText.escaped(path)): \(degenerate) degenerate (zero-area) triangle(s) dropped")
     }
     parts.append(Environment.Part(name: path, triangles: first..<materialIndices.count))
   }

@@ -153,11 +153,11 @@ enum CompareCommand {
     let result = options.comparison.compare(
       expected: expected, actual: actual, makeDiffImage: options.diff != nil)
     let passes = result.isWithin(options.allowed)
-    output.print("\(options.actual): \(summary(result, passes: passes))")
+    output.print("\(InputText.escaped(options.actual)): \(summary(result, passes: passes))")
     if let path = options.diff {
       if let diff = result.difference?.diffImage {
         try diff.writePNG(to: path)
-        output.print("diff: \(path)")
+        output.print("diff: \(InputText.escaped(path))")
       } else {
         output.print("no diff written (sizes differ)")
       }
@@ -195,7 +195,7 @@ enum CompareCommand {
     guard !expectedNames.isEmpty || !actualNames.isEmpty else {
       throw InputError(
         .missingInput, InputLocation(file: options.actual),
-        "no PNG files in EXPECTED (\(options.expected)) or ACTUAL")
+        "no PNG files in EXPECTED (\(InputText.escaped(options.expected))) or ACTUAL")
     }
     let trimmedActual =
       options.actual.hasSuffix("/")

@@ -24,6 +24,8 @@ public enum ExitCode: Int32, Sendable {
   case systemError = 71
   /// An output file could not be created (EX_CANTCREAT).
   case cannotCreate = 73
+  /// Standard output could not be written, e.g. `> /dev/full` (EX_IOERR).
+  case outputError = 74
   /// A busy resource, e.g. an output folder another run is writing into (EX_TEMPFAIL).
   case temporaryFailure = 75
   /// A live peer broke the handshake or the wire format (EX_PROTOCOL).

@@ -42,7 +42,7 @@ enum ReceiveCommand {
     }
     var line =
       "arsim receive: \(summary.frames) frames, \(summary.missing) missing in "
-      + "\(summary.gaps.count) gaps → \(directory)/received.jsonl"
+      + "\(summary.gaps.count) gaps → \(InputText.escaped(directory))/received.jsonl"
     if summary.outOfOrder > 0 { line += ", \(summary.outOfOrder) out of order" }
     if !summary.duplicates.isEmpty { line += ", \(summary.duplicates.count) repeated" }
     output.printError(line)

@@ -2,6 +2,7 @@ import ARHeadsUpDisplay
 import ARRender
 import ARReplay
 import ARText
+import ARSupport
 import ARVideoExport
 import Foundation
 
@@ -10,7 +11,8 @@ extension RenderCommand {
   /// sink after the PNG frames; with several views one per view, `OUT-<view>.mp4`). The font
   /// and ffmpeg are looked up here, before any frame is written, so a missing one fails the
   /// command at once (69).
-  /// - Throws: `ToolUnavailable` naming the Debian package; `UsageError` for a frame rate
+  /// - Throws: `ToolUnavailable` naming the Debian package; `InputError` `.missingInput` for a
+  ///   font that is not a regular file (a FIFO in `ARSIM_HUD_FONT`); `UsageError` for a frame rate
   ///   ffmpeg cannot take or a video path that is a scene input or one of the run's files
   ///   (`refuseOverwritingRunFiles`); `InputError` `.cannotCreate` for a video whose folder
   ///   does not exist and is not one the run makes (`refuseMissingOutputFolder`).
@@ -20,9 +22,22 @@ extension RenderCommand {
   ) throws -> VideoOutputs? {
     let environment = ProcessInfo.processInfo.environment
     if args.has("--hud") {
+      let path: String
       do {
-        let path = try FontLocator.fontPath(
+        path = try FontLocator.fontPath(
           environment: environment, exists: { FileManager.default.fileExists(atPath: $0) })
+      } catch {
+        throw ToolUnavailable(message: "--hud: " + error.description)
+      }
+      // The input rule: FreeType would block on a FIFO named by ARSIM_HUD_FONT.
+      do {
+        try FileIO.checkRegularFile(path)
+      } catch let failure as InputError {
+        throw InputError(
+          failure.kind, failure.location,
+          failure.reason + " (the font for --hud, \(FontLocator.environmentVariable))")
+      }
+      do {
         options.overlay = HeadsUpDisplay(font: try FontFace(path: path))
       } catch {
         throw ToolUnavailable(message: "--hud: " + error.description)
@@ -92,10 +107,12 @@ extension RenderCommand {
       if let failure = sink.failure {
         output.printError(
           "arsim render: error: \(failure.description)\n"
-            + "arsim render: the PNG frames in \(directory) are complete; `arsim video` can retry")
+            + "arsim render: the PNG frames in \(InputText.escaped(directory)) are complete; `arsim video` can retry"
+        )
         code = .cannotCreate
       } else {
-        output.printError("arsim render: video → \(path) (H.264 yuv420p, BT.709 limited range)")
+        output.printError(
+          "arsim render: video → \(InputText.escaped(path)) (H.264 yuv420p, BT.709 limited range)")
       }
     }
     if args.has("--report") {

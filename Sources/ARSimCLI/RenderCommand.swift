@@ -88,7 +88,8 @@ enum RenderCommand {
       let frames = summary.views.map(\.summary.framesWritten.count).reduce(0, +)
       output.printError(
         "arsim render: \(summary.views.count) " + (summary.views.count == 1 ? "view" : "views")
-          + ", \(frames) " + (frames == 1 ? "frame" : "frames") + " → \(directory) "
+          + ", \(frames) " + (frames == 1 ? "frame" : "frames")
+          + " → \(InputText.escaped(directory)) "
           + "(\(formatted(summary.totalSeconds, 1)) s)"
           + warningsNote(
             count: summary.warningCount, events: summary.warningEventCount,
@@ -103,14 +104,14 @@ enum RenderCommand {
     let others = otherFrames(in: directory, written: Set(summary.framesWritten))
     if others > 0 {
       output.printError(
-        "arsim render: note: \(directory) also holds \(others) frame files from earlier runs "
+        "arsim render: note: \(InputText.escaped(directory)) also holds \(others) frame files from earlier runs "
           + "(run.json lists the frames this run wrote)")
     }
     let fps = Double(summary.framesWritten.count) / max(summary.totalSeconds, 1e-9)
     output.printError(
       "arsim render: \(summary.framesWritten.count) "
         + (summary.framesWritten.count == 1 ? "frame" : "frames")
-        + (plan.shard.map { " (shard \($0))" } ?? "") + " → \(directory) "
+        + (plan.shard.map { " (shard \($0))" } ?? "") + " → \(InputText.escaped(directory)) "
         + "(\(formatted(summary.totalSeconds, 1)) s, \(formatted(fps, 1)) frames/s)"
         + warningsNote(summary))
     return try finishWatchOutputs(args, video: video, directory: directory, output: output)

@@ -121,11 +121,11 @@ enum StreamCommand {
     } else {
       line += "written"
     }
-    line += " → \(options.outputDirectory)"
+    line += " → \(InputText.escaped(options.outputDirectory))"
     output.printError(line)
     if let path = summary.strokeLogPath {
       var strokes =
-        "arsim \(command): \(summary.strokesReceived) stroke messages received → \(path)"
+        "arsim \(command): \(summary.strokesReceived) stroke messages received → \(InputText.escaped(path))"
       if let median = median(summary.strokeLatency) {
         strokes +=
           "; arrival to first sphere out: median \(formatted(median, 1)) ms, p99 "

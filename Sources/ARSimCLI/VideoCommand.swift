@@ -77,12 +77,12 @@ enum VideoCommand {
     let frames = folder.frames
     if folder.earlierRunFrameCount > 0 {
       output.printError(
-        "arsim video: note: \(folder.path) holds \(folder.earlierRunFrameCount) frame files of "
+        "arsim video: note: \(InputText.escaped(folder.path)) holds \(folder.earlierRunFrameCount) frame files of "
           + "earlier runs; the video shows the \(frames.count) frames of the last run (run.json)")
     }
     if let first = frames.first, let last = frames.last, last - first + 1 != frames.count {
       output.printError(
-        "arsim video: note: \(folder.path) lacks \(last - first + 1 - frames.count) of frames "
+        "arsim video: note: \(InputText.escaped(folder.path)) lacks \(last - first + 1 - frames.count) of frames "
           + "\(first)…\(last); the video shows the files there are, one after another")
     }
     do {
@@ -96,6 +96,8 @@ enum VideoCommand {
     } catch let error as VideoEncoderError {
       output.printError("arsim video: error: \(error.description)")
       if case .ffmpegNotFound = error { return .unavailable }
+      // Frames of different sizes are the input's fault, not the output's.
+      if case .frameSizeChanged = error { return .badData }
       return .cannotCreate
     } catch let error as any LocatedError {
       output.printError("arsim video: error: \(error.description)")
@@ -105,7 +107,7 @@ enum VideoCommand {
       return .internalError
     }
     output.printError(
-      "arsim video: \(frames.count) frames → \(path) (H.264 yuv420p, "
+      "arsim video: \(frames.count) frames → \(InputText.escaped(path)) (H.264 yuv420p, "
         + "\(settings.frameRate) frames/s, BT.709 limited range)")
     return .ok
   }

@@ -70,13 +70,14 @@ let usage = """
 
   Exit codes: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input,
   69 unavailable (a needed tool or font missing: ffmpeg, DejaVu; a live peer refused, timed out
-  or went away), 70 internal, 71 system error, 73 cannot create output, 75 output folder busy,
-  76 live protocol error, 130 interrupted.
+  or went away), 70 internal, 71 system error, 73 cannot create output, 74 cannot write
+  standard output, 75 output folder busy, 76 live protocol error, 130 interrupted.
   """
 
 /// Runs the `arsim` command line with `arguments` (without the program name) and returns the
 /// process exit code (sysexits: 0 ok, 1 images differ, 64 usage, 65 bad data, 66 missing input,
-/// 70 internal, 73 cannot create output, 75 output folder busy). Scenes may use the built-in session kinds
+/// 70 internal, 73 cannot create output, 74 cannot write standard output, 75 output folder
+/// busy). Scenes may use the built-in session kinds
 /// (`SessionRegistry.builtIn`).
 public func run(arguments: [String]) -> Int32 {
   run(arguments: arguments, registry: .builtIn, output: .standard)
@@ -104,10 +105,25 @@ public func run(
 }
 
 /// Runs the command line with the session kinds of `registry`, writing to `output`; `frameSinks`
-/// as in `run(arguments:registry:frameSinks:)`.
+/// as in `run(arguments:registry:frameSinks:)`. Whatever the command, a failed write to
+/// standard output (`> /dev/full`) ends it with 74 and the system's reason on standard error:
+/// a listing or a report that did not reach its reader is not a success.
 public func run(
   arguments: [String], registry: SessionRegistry, output: CommandOutput,
   frameSinks: (@Sendable (FrameSinkSetup) throws -> [any FrameSink])? = nil
+) -> Int32 {
+  let code = dispatch(
+    arguments: arguments, registry: registry, output: output, frameSinks: frameSinks)
+  if let reason = output.standardOutputFailure() {
+    output.printError("arsim: error: cannot write standard output: \(reason)")
+    return ExitCode.outputError.rawValue
+  }
+  return code
+}
+
+private func dispatch(
+  arguments: [String], registry: SessionRegistry, output: CommandOutput,
+  frameSinks: (@Sendable (FrameSinkSetup) throws -> [any FrameSink])?
 ) -> Int32 {
   guard let command = arguments.first else {
     output.printError(usage)

@@ -65,6 +65,29 @@ public enum FileIO {
     return fd
   }
 
+  /// Checks, without opening it, that `path` is a regular file (symbolic links followed), so
+  /// that an input read later or by a child process (ffmpeg, FreeType, the scene's hash) can
+  /// never be a FIFO that blocks or a device that never ends.
+  /// - Throws: `InputError` `.badData` for a path with a NUL character, `.missingInput` (exit
+  ///   66) when it does not exist or is not a regular file, with the same reasons as
+  ///   `openInput(_:)`.
+  public static func checkRegularFile(_ path: String) throws {
+    guard !InputText.containsNUL(path) else {
+      throw InputError(
+        .badData, InputLocation(file: InputText.quoted(path)),
+        "the path contains a NUL character")
+    }
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      throw InputError(.missingInput, InputLocation(file: path), String(cString: strerror(errno)))
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      throw InputError(
+        .missingInput, InputLocation(file: path),
+        "is not a regular file but \(kindName(info.st_mode)); inputs must be regular files")
+    }
+  }
+
   /// The suffix of temporary files; a crashed run may leave `NAME.arsim-tmp-PID` files, which
   /// `removeStaleTemporaryFiles(in:)` deletes.
   public static let temporarySuffix = ".arsim-tmp-"

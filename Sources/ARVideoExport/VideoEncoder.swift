@@ -40,8 +40,9 @@ public struct VideoEncoderSettings: Hashable, Sendable {
 /// - the size of the frames rounded up to even (odd sizes padded, see `YCbCr709`).
 ///
 /// ffmpeg writes a temporary file beside the output (`OUT.arsim-tmp-PID`), renamed onto the
-/// output only when ffmpeg succeeded, so a failed encode never leaves a partial video under
-/// the final name. ffmpeg is found through `ARSIM_FFMPEG` or `PATH`.
+/// output only when ffmpeg succeeded — exit status 0, no error line on its standard error, and
+/// a file whose MP4 boxes are whole (`MP4Structure`) — so a failed encode never leaves a
+/// partial video under the final name. ffmpeg is found through `ARSIM_FFMPEG` or `PATH`.
 public final class VideoEncoder: @unchecked Sendable {
   /// The video file.
   public let outputPath: String
@@ -147,7 +148,8 @@ public final class VideoEncoder: @unchecked Sendable {
   }
 
   /// Waits for ffmpeg to finish and publishes the video under `outputPath`.
-  /// - Throws: `.ffmpegFailed` with ffmpeg's last lines, `.process` on a timeout,
+  /// - Throws: `.ffmpegFailed` with ffmpeg's last lines (also when it exited 0 but wrote an
+  ///   error line or an incomplete MP4), `.process` on a timeout,
   ///   `.cannotCreate` when the rename fails, `.invalidSettings` when no frame was appended.
   public func finish() throws(VideoEncoderError) {
     guard !finished else { return }
@@ -167,6 +169,17 @@ public final class VideoEncoder: @unchecked Sendable {
       unlink(temporary)
       throw .ffmpegFailed(
         output: outputPath, status: Self.describe(termination), lastLines: child.lastErrorLines(8))
+    }
+    // ffmpeg exits 0 after "Error writing trailer" (a full disk): its word is not enough.
+    // At `-loglevel error` any error line is a failure, and the file must be a whole MP4.
+    let lines = child.lastErrorLines(8)
+    let problem =
+      lines.contains(where: { $0.lowercased().contains("error") })
+      ? "ffmpeg reported an error" : MP4Structure.problem(temporary)
+    if let problem {
+      unlink(temporary)
+      throw .ffmpegFailed(
+        output: outputPath, status: "exit status 0, but \(problem)", lastLines: lines)
     }
     do {
       try FileIO.commit(temporary, to: target, named: outputPath)

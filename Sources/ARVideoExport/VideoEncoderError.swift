@@ -1,3 +1,5 @@
+import ARSupport
+
 /// Why a video could not be written. The frames (PNG files) are never touched by the encoder.
 public enum VideoEncoderError: Error, Hashable, Sendable, CustomStringConvertible {
   /// No `ffmpeg` executable on `PATH` (or at `ARSIM_FFMPEG`): `searched` says where.
@@ -20,15 +22,16 @@ public enum VideoEncoderError: Error, Hashable, Sendable, CustomStringConvertibl
       return "ffmpeg not found (\(searched)); install the Debian package 'ffmpeg' "
         + "(apt-get install ffmpeg, or Scripts/install-dependencies) or set ARSIM_FFMPEG"
     case .ffmpegFailed(let output, let status, let lines):
-      return "\(output): ffmpeg failed (\(status))" + Self.quoted(lines)
+      return "\(InputText.escaped(output)): ffmpeg failed (\(status))" + Self.quoted(lines)
     case .process(let output, let reason, let lines):
-      return "\(output): \(reason)" + Self.quoted(lines)
+      return "\(InputText.escaped(output)): \(reason)" + Self.quoted(lines)
     case .frameSizeChanged(let output, let frame, let expected, let actual):
-      return "\(output): frame \(frame) is \(actual), the video's frames are \(expected)"
+      return
+        "\(InputText.escaped(output)): frame \(frame) is \(actual), the video's frames are \(expected)"
     case .invalidSettings(let output, let reason):
-      return "\(output): \(reason)"
+      return "\(InputText.escaped(output)): \(reason)"
     case .cannotCreate(let output, let reason):
-      return "\(output): cannot create the video: \(reason)"
+      return "\(InputText.escaped(output)): cannot create the video: \(reason)"
     }
   }
 

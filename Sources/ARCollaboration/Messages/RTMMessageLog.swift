@@ -55,7 +55,7 @@ public struct RTMMessageLog: Hashable, Sendable {
       if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
       if lineNumber == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
       if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-      let prefix = "\(file):\(lineNumber)"
+      let prefix = "\(InputText.escaped(file)):\(lineNumber)"
       guard line.count <= maximumLineBytes else {
         warnings.append(
           "\(prefix): line is \(line.count) bytes (limit \(maximumLineBytes)); skipped")

@@ -96,12 +96,14 @@ public struct StrokeLog: Sendable {
           "\(t) s is beyond ±\(maximumSeconds) s")
       }
       for key in entry.unknownKeys {
-        warnings.append("\(file):\(lineNumber): unknown field \(InputText.quoted(key)) ignored")
+        warnings.append(
+          "\(InputText.escaped(file)):\(lineNumber): unknown field \(InputText.quoted(key)) ignored"
+        )
       }
       let data = entry.data
       if t < previousT {
         warnings.append(
-          "\(file):\(lineNumber): t \(t) is earlier than the previous message (\(previousT)); delivered in file order"
+          "\(InputText.escaped(file)):\(lineNumber): t \(t) is earlier than the previous message (\(previousT)); delivered in file order"
         )
       }
       previousT = max(previousT, t)

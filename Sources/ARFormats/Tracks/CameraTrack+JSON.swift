@@ -70,7 +70,8 @@ extension CameraTrack {
     for key in object.keys.sorted() where !["format", "version", "poses"].contains(key) {
       let line = JSONSyntaxLocator.line(ofField: key, in: bytes).map { ":\($0)" } ?? ""
       warnings.append(
-        "\(path)\(line): field \(InputText.quoted(key)) is not a track field; ignored")
+        "\(InputText.escaped(path))\(line): field \(InputText.quoted(key)) is not a track field; ignored"
+      )
     }
     var poses: [TimedPose] = []
     var trackingStates: [(timeSeconds: Double, state: TrackingState)] = []
@@ -83,7 +84,7 @@ extension CameraTrack {
       for key in pose.keys.sorted() where !["t", "worldFromCamera", "trackingState"].contains(key) {
         let line = JSONSyntaxLocator.line(ofField: name, in: bytes).map { ":\($0)" } ?? ""
         warnings.append(
-          "\(path)\(line): field \(InputText.quoted(name + "." + key)) is not a pose field; "
+          "\(InputText.escaped(path))\(line): field \(InputText.quoted(name + "." + key)) is not a pose field; "
             + "ignored")
       }
       guard let t = finiteNumber(pose["t"]) else {
@@ -117,7 +118,7 @@ extension CameraTrack {
       poses.append(TimedPose(timeSeconds: t, worldFromCamera: conversion.convert(filePose)))
       if let value = pose["trackingState"] {
         let line = JSONSyntaxLocator.line(ofField: name + ".trackingState", in: bytes)
-        let place = "\(path)\(line.map { ":\($0)" } ?? "")"
+        let place = "\(InputText.escaped(path))\(line.map { ":\($0)" } ?? "")"
         if let text = value as? String, let state = TrackingState(name: text) {
           if trackingStates.last?.state != state { trackingStates.append((t, state)) }
         } else {

@@ -13,7 +13,8 @@ extension Image {
   /// v·255/65535 (`png_set_scale_16`), Adam7 is de-interlaced. No gamma or colour-profile
   /// conversion is applied (the stored values are taken as sRGB).
   /// - Parameter file: the name used in error messages.
-  /// - Throws: `PNGError.decodingFailed` with libpng's message for corrupt or truncated data.
+  /// - Throws: `PNGError.decodingFailed` with libpng's message for corrupt or truncated data,
+  ///   or naming the limit for an image over `PNGDecodeLimits` (64 Mi pixels).
   public init(pngData: [UInt8], file: String = "<memory>") throws {
     let (bytes, width, height) = try decodePNG(pngData, gray16: false, file: file)
     guard let image = Image(width: width, height: height, pixels: bytes) else {
@@ -63,10 +64,38 @@ extension DepthImage {
   }
 }
 
+/// The largest PNG ARSim decodes: 16384 px a side (libpng's user limit) and 64 Mi pixels
+/// (256 MiB as RGBA8, the recorded camera images' limit), so a small file that declares a huge
+/// image (a 780 KB PNG of 16384 × 16384 zeros would need 1 GiB, twice over) is refused from
+/// its header before anything is allocated.
+public enum PNGDecodeLimits {
+  /// Pixels per side.
+  public static let maximumSide = 16384
+  /// Pixels in all (64 Mi).
+  public static let maximumPixels = 64 << 20
+
+  /// Why the PNG `data` declares an image over the limits (its `IHDR`, bytes 16–23 as the PNG
+  /// specification places it), or nil.
+  static func problem(_ data: [UInt8]) -> String? {
+    guard data.count >= 24, data[12..<16].elementsEqual(Array("IHDR".utf8)) else { return nil }
+    let width = data[16..<20].reduce(0) { $0 << 8 | Int($1) }
+    let height = data[20..<24].reduce(0) { $0 << 8 | Int($1) }
+    guard width > maximumSide || height > maximumSide || width * height > maximumPixels else {
+      return nil
+    }
+    return "image of \(width)×\(height) pixels is over the limit (\(maximumSide) a side, "
+      + "\(maximumPixels >> 20) Mi pixels)"
+  }
+}
+
 /// Runs the shim's decoder; returns the raw output bytes (RGBA8 or host-endian UInt16).
+/// - Throws: `PNGError.decodingFailed` for an image over `PNGDecodeLimits`, before decoding.
 private func decodePNG(_ data: [UInt8], gray16: Bool, file: String) throws -> (
   [UInt8], Int, Int
 ) {
+  if let problem = PNGDecodeLimits.problem(data) {
+    throw PNGError.decodingFailed(InputLocation(file: file), message: problem)
+  }
   var out: UnsafeMutablePointer<UInt8>? = nil
   var width: UInt32 = 0
   var height: UInt32 = 0

@@ -43,6 +43,13 @@ extension ReplayScene {
 struct SceneResolver {
   /// The most output frames one scene may ask for (about 3.9 days at 30 frames/s).
   static let maximumFrames = 10_000_000
+  /// The most lights a scene holds: SceneKit lights a node with at most 8 (`SCNLight`), and
+  /// each light costs every shaded pixel, so 200 000 lights are a mistake, not a scene.
+  static let maximumLights = 8
+  /// The most nodes in `nodes`, children included: each is drawn every frame.
+  static let maximumNodes = 100_000
+  /// The most entries in `planes`.
+  static let maximumPlanes = 10_000
   /// The path helpers and located errors every session kind's section uses too.
   let section: SceneSection
   var path: String { section.sceneFilePath }
@@ -202,6 +209,11 @@ struct SceneResolver {
           inputPaths: &inputPaths))
     }
     try validateLights(file.lights ?? [])
+    let nodeCount = Self.countNodes(file.nodes ?? [], depth: 0)
+    guard nodeCount <= Self.maximumNodes else {
+      throw error(
+        "nodes", "\(nodeCount) nodes (children included); a scene has at most \(Self.maximumNodes)")
+    }
     try validateNodes(file.nodes ?? [], field: "nodes")
     let planes = try resolvePlanes(file.planes ?? [])
     let cloud = try (file.pointCloud ?? []).enumerated().map { i, p in
@@ -358,10 +370,20 @@ struct SceneResolver {
       throw InputError(
         .missingInput, InputLocation(file: folder, field: "background.images"), "no .png files")
     }
+    // The input rule, at load: a FIFO or device among the images is refused before any frame.
+    for png in pngs {
+      try reading(png, field: "background.images") { try FileIO.checkRegularFile(png) }
+    }
     return .images(pngs)
   }
 
   func validateLights(_ lights: [SceneFile.LightSpec]) throws {
+    guard lights.count <= Self.maximumLights else {
+      throw error(
+        "lights",
+        "\(lights.count) lights; a scene has at most \(Self.maximumLights) (SceneKit's per-node limit)"
+      )
+    }
     for (i, light) in lights.enumerated() {
       let field = "lights[\(i)]"
       guard Light.Kind(rawValue: light.type) != nil else {
@@ -422,7 +444,16 @@ struct SceneResolver {
     }
   }
 
+  /// Nodes and their children (stops counting below 32 levels, which `validateNodes` refuses).
+  static func countNodes(_ nodes: [SceneFile.NodeSpec], depth: Int) -> Int {
+    guard depth < 33 else { return 0 }
+    return nodes.reduce(nodes.count) { $0 + countNodes($1.children ?? [], depth: depth + 1) }
+  }
+
   func resolvePlanes(_ planes: [SceneFile.PlaneSpec]) throws -> [TimedPlaneAnchor] {
+    guard planes.count <= Self.maximumPlanes else {
+      throw error("planes", "\(planes.count) planes; a scene has at most \(Self.maximumPlanes)")
+    }
     let resolved = try planes.enumerated().map { i, spec in
       let f = "planes[\(i)]"
       let position = try vector(spec.position, field: f + ".position")

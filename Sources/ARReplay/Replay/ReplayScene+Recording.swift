@@ -116,6 +116,17 @@ extension SceneResolver {
       warnings += images.warnings
       inputPaths.append(path)
       inputPaths += images.entries.map(\.path)
+      // A missing image is a warning during the run (the previous image stays); one that
+      // exists must be a regular file (the input rule), refused at once naming its line.
+      for entry in images.entries where FileIO.exists(entry.path) {
+        do {
+          try FileIO.checkRegularFile(entry.path)
+        } catch let failure as InputError {
+          throw InputError(
+            failure.kind, InputLocation(file: path, line: entry.line, field: field + ".list"),
+            "\(InputText.quotedPath(entry.path)) \(failure.reason)")
+        }
+      }
       return RecordingBackground(
         source: .list(images), lens: lens, offset: offset, missing: missing)
     case (nil, let video?):
@@ -124,6 +135,7 @@ extension SceneResolver {
         throw InputError(
           .missingInput, InputLocation(file: path, field: field + ".video"), "no such file")
       }
+      try reading(path, field: field + ".video") { try FileIO.checkRegularFile(path) }
       inputPaths.append(path)
       return RecordingBackground(
         source: .video(path), lens: lens, offset: offset, missing: missing)

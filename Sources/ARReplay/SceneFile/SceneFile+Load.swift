@@ -41,7 +41,7 @@ extension SceneFile {
     let warnings = UnknownFields.find(in: bytes, schema: schema).map { field in
       let line = JSONSyntaxLocator.line(ofField: field, in: bytes).map { ":\($0)" } ?? ""
       return
-        "\(path)\(line): field \(InputText.quoted(field, limit: 80)) is not a scene field; ignored"
+        "\(InputText.escaped(path))\(line): field \(InputText.quoted(field, limit: 80)) is not a scene field; ignored"
     }
     return (scene, sections, warnings)
   }

@@ -1,0 +1,47 @@
+import ARRender
+import ARTestSupport
+import Foundation
+import Testing
+
+/// Exit codes that named the wrong culprit: bad input reported as an output failure (73).
+@Suite("Exit codes for bad input to video commands")
+struct ExitCodeFindingsTests {
+  let folder = TemporaryFolder("exit-codes")
+
+  /// A minimal scene with `background` (JSON), 64×48, 0.1 s, and the bundled TUM track.
+  func scene(_ background: String? = nil) throws -> String {
+    try FileManager.default.copyItem(
+      atPath: Fixtures.repositoryPath("Scenes/Inputs/tum_fr1_xyz_groundtruth.txt"),
+      toPath: folder.file("track.txt"))
+    return folder.write(
+      """
+      {"name":"t","track":{"path":"track.txt"},"output":{"width":64,"height":48},
+       "duration":0.1\(background.map { #","background":"# + $0 } ?? "")}
+      """, to: "scene.json")
+  }
+
+  @Test("arsim video on frames of different sizes exits 65 naming the frame")
+  func framesOfDifferentSizes() throws {
+    defer { folder.remove() }
+    let out = folder.file("out")
+    let (rendered, log) = runCommand(["render", try scene(), "--out", out])
+    try #require(rendered == 0, "\(log.standardError)")
+    try Image(width: 32, height: 24).writePNG(to: out + "/frame_00001.png")
+    let (status, output) = runCommand(["video", out, folder.file("v.mp4")])
+    #expect(status == 65, "\(output.standardError)")
+    #expect(output.standardError.contains("frame 1 is 32×24"))
+    #expect(!FileManager.default.fileExists(atPath: folder.file("v.mp4")))
+  }
+
+  @Test(
+    "recording.video that is empty or garbage exits 65 naming the file with ffprobe's words",
+    arguments: [[UInt8](), Array("this is not a video\n".utf8)])
+  func unreadableVideo(bytes: [UInt8]) throws {
+    defer { folder.remove() }
+    folder.write(bytes, to: "v.mp4")
+    let path = try scene(#"{"recording":{"video":"v.mp4"}}"#)
+    let (status, output) = runCommand(["render", path, "--out", folder.file("out")])
+    #expect(status == 65, "\(output.standardError)")
+    #expect(output.standardError.contains("v.mp4: ffprobe cannot read the video: '"))
+  }
+}
