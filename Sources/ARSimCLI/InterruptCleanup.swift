@@ -25,21 +25,23 @@ final class InterruptCleanup: @unchecked Sendable {  // set once, then read by t
     writeDescriptor = fds[1]
     guard readDescriptor >= 0 else { return }
     cleanupWriteDescriptor = writeDescriptor
-    let thread = Thread { [self] in watch() }
-    thread.start()
     for number in [SIGINT, SIGTERM] {
       signal(number) { number in
         var byte = UInt8(truncatingIfNeeded: number)
         _ = write(cleanupWriteDescriptor, &byte, 1)
       }
     }
-    // A parent may have started us with them blocked (a test runner's thread): they would stay
-    // pending, the handler never run and the process never end.
+    // A parent may have started us with them blocked (a test runner's dispatch thread blocks
+    // them): they would stay pending, the handler never run and the process never end. The
+    // watching thread starts after the unblock so it inherits it: its `raise` is directed at
+    // itself, and a signal it blocked would be discarded with the thread, the run going on.
     var signals = sigset_t()
     sigemptyset(&signals)
     sigaddset(&signals, SIGINT)
     sigaddset(&signals, SIGTERM)
     pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    let thread = Thread { [self] in watch() }
+    thread.start()
   }
 
   /// Restores the default actions and ends the watching thread (byte 0).
