@@ -278,7 +278,7 @@ extension PreparedFrame {
     for entry in transparent {
       let alpha = materials[entry.material].opacity
       if entry.isSphere {
-        if scalarTranslucentSpheres {
+        if sphereReferencePaths {
           blendTranslucentSphereReference(entry, grid: grid, into: buffers)
         } else {
           blendTranslucentSphere(entry, grid: grid, into: buffers)

@@ -57,11 +57,13 @@ struct PreparedFrame: Sendable {
   /// Per material: `2 · wholeShininess + 1` for blinn, `0` for lambert (what one
   /// `ShadingLights.shadeSphere` call needs); meaningful where `isFastSphere`.
   var fastShadingKeys: [Int] = []
-  /// Whether translucent spheres are blended one sample at a time by the reference pass
-  /// (`blendTranslucentSphereReference`, for tests) instead of `laneCount` at a time.
-  var scalarTranslucentSpheres = false
+  /// Whether the spheres take their one-sample reference paths (tests): translucent spheres
+  /// blended by `blendTranslucentSphereReference` instead of `laneCount` at a time, and
+  /// near-plane-cut uniform spheres' depths by `UniformSphereRow.clipReference`.
+  var sphereReferencePaths = false
 
-  init(_ list: RenderList, camera: Camera) {
+  init(_ list: RenderList, camera: Camera, sphereReferencePaths: Bool = false) {
+    self.sphereReferencePaths = sphereReferencePaths
     intrinsics = camera.intrinsics
     near = camera.near
     far = camera.far
@@ -166,7 +168,9 @@ struct PreparedFrame: Sendable {
     for (sphere, material) in zip(spheres, sphereMaterials) {
       fastSpheres.append(SIMD4(sphere.centre, sphere.inverseRadius))
       uniformSpheres.append(
-        UniformSphere(sphere, intrinsics: intrinsics, near: near, far: far))
+        UniformSphere(
+          sphere, intrinsics: intrinsics, near: near, far: far,
+          referenceClip: sphereReferencePaths))
       let fast =
         sphere.inverseRadius > 0 && materials[material].isFastSphere
         && !materials[material].isUniform

@@ -40,21 +40,22 @@ package enum Rasterizer {
   package static func render(
     _ list: RenderList, camera: Camera, options: RenderOptions
   ) -> RenderedFrame {
-    render(list, camera: camera, options: options, scalarTranslucentSpheres: false)
+    render(list, camera: camera, options: options, sphereReferencePaths: false)
   }
 
-  /// `render`, with the translucent spheres blended one sample at a time by the reference pass
-  /// when `scalarTranslucentSpheres` (tests compare the two).
+  /// `render`, with the spheres' one-sample reference paths when `sphereReferencePaths`
+  /// (tests compare the two): translucent spheres blended by `blendTranslucentSphereReference`
+  /// and near-plane-cut uniform spheres' depths by `UniformSphereRow.clipReference`.
   package static func render(
-    _ list: RenderList, camera: Camera, options: RenderOptions, scalarTranslucentSpheres: Bool
+    _ list: RenderList, camera: Camera, options: RenderOptions, sphereReferencePaths: Bool
   ) -> RenderedFrame {
     let width = max(0, camera.intrinsics.width)
     let height = max(0, camera.intrinsics.height)
     let scale = min(16, max(1, options.supersampling))
     let frame = {
-      var prepared = PreparedFrame(list, camera: camera)
+      var prepared = PreparedFrame(
+        list, camera: camera, sphereReferencePaths: sphereReferencePaths)
       prepared.sampleSpacing = 1 / Double(scale)
-      prepared.scalarTranslucentSpheres = scalarTranslucentSpheres
       return prepared
     }()
     let background = BackgroundSampler(

@@ -128,10 +128,27 @@ struct UniformSphereRow {
     return select(t .<= lanes.farBound, t, FloatLanes(repeating: .infinity))
   }
 
-  /// Replaces the lanes of `t` before the near plane by the Double quadratic's depth. Out of
-  /// line (rare, and it keeps `depths` small enough to inline); `t` goes by address, as a
-  /// vector passed by value would be split into halves, and so would the caller's arithmetic.
+  /// Replaces the lanes of `t` before the near plane by the Double quadratic's depth
+  /// (`SphereRow.depths`, lane by lane the operations of `SphereRow.depth`, so the same bits
+  /// as `clipReference`). Out of line (only where a sphere reaches the near plane, and it keeps
+  /// `depths` small enough to inline); `t` goes by address, as a vector passed by value would
+  /// be split into halves, and so would the caller's arithmetic.
   @inline(never) func clip(
+    _ t: inout FloatLanes, _ sphere: UniformSphere, sx: Int, grid: SampleGrid,
+    primitive: SpherePrimitive
+  ) {
+    guard !sphere.referenceClip else {
+      clipReference(&t, sphere, sx: sx, grid: grid, primitive: primitive)
+      return
+    }
+    let depths = primitive.row(v: v).depths(
+      u: grid.u(lanesFrom: sx), near: sphere.near, far: sphere.far)
+    t = select(t .< sphere.nearBound, FloatLanes(narrowing: depths), t)
+  }
+
+  /// `clip` one sample at a time with `SphereRow.depth`: the reference its lanes must match
+  /// bit for bit (`UniformSphere.referenceClip`, tests).
+  func clipReference(
     _ t: inout FloatLanes, _ sphere: UniformSphere, sx: Int, grid: SampleGrid,
     primitive: SpherePrimitive
   ) {
@@ -192,9 +209,15 @@ struct UniformSphere: Sendable {
   /// and t ≤ farBound ⇔ t ≤ far.
   let nearBound: Float
   let farBound: Float
+  /// Whether `UniformSphereRow.clip` takes its one-sample reference (`clipReference`, tests).
+  let referenceClip: Bool
 
   /// The constants of `sphere` (`inverseRadius > 0`; others give meaningless values).
-  init(_ sphere: SpherePrimitive, intrinsics: CameraIntrinsics, near: Double, far: Double) {
+  init(
+    _ sphere: SpherePrimitive, intrinsics: CameraIntrinsics, near: Double, far: Double,
+    referenceClip: Bool = false
+  ) {
+    self.referenceClip = referenceClip
     self.intrinsics = intrinsics
     let c = sphere.centre
     centre = c

@@ -255,7 +255,7 @@ extension SphereRow {
 
 extension PreparedFrame {
   /// The scalar pass `blendTranslucentSphere` replaces, one sample at a time: the reference
-  /// its lanes must match bit for bit (`scalarTranslucentSpheres`, tests).
+  /// its lanes must match bit for bit (`sphereReferencePaths`, tests).
   func blendTranslucentSphereReference(
     _ entry: DrawEntry, grid: SampleGrid, into buffers: SampleBuffers
   ) {

@@ -47,15 +47,16 @@ public struct Renderer: Sendable {
     Renderer.rasterizer(for: instructionSet).render(list, camera, options, false)
   }
 
-  /// `render` with the translucent spheres blended one sample at a time by the same build's
-  /// reference pass (tests compare it with `render`).
-  func renderWithScalarTranslucentSpheres(_ list: RenderList, camera: Camera) -> RenderedFrame {
+  /// `render` with the same build's one-sample sphere reference paths (translucent spheres
+  /// blended one sample at a time, near-plane-cut spheres' depths per sample; tests compare
+  /// it with `render`).
+  func renderWithSphereReferencePaths(_ list: RenderList, camera: Camera) -> RenderedFrame {
     Renderer.rasterizer(for: instructionSet).render(list, camera, options, true)
   }
 
   /// The build of the rasterizer for `set` (one this processor runs, as `instructionSet`
-  /// resolves it): its entry point (the last argument: translucent spheres by the scalar
-  /// reference pass), and the level that build reports it was compiled for.
+  /// resolves it): its entry point (the last argument: the spheres' one-sample reference
+  /// paths), and the level that build reports it was compiled for.
   static func rasterizer(for set: InstructionSet) -> (
     compiledFor: InstructionSet,
     render: (RenderList, Camera, RenderOptions, Bool) -> RenderedFrame

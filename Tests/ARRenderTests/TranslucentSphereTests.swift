@@ -87,7 +87,7 @@ struct TranslucentSphereTests {
       }
       let list = RenderList(root: root)
       let reference = Renderer(options: options(.baseline, threads: 1))
-        .renderWithScalarTranslucentSpheres(list, camera: camera).image
+        .renderWithSphereReferencePaths(list, camera: camera).image
       for set in sets {
         for threads in [1, 3] {
           let renderer = Renderer(options: options(set, threads: threads))
@@ -95,7 +95,7 @@ struct TranslucentSphereTests {
             renderer.render(list, camera: camera).image == reference,
             "trial \(trial), \(set), \(threads) threads")
           #expect(
-            renderer.renderWithScalarTranslucentSpheres(list, camera: camera).image == reference,
+            renderer.renderWithSphereReferencePaths(list, camera: camera).image == reference,
             "trial \(trial), \(set) reference, \(threads) threads")
         }
       }
