@@ -145,41 +145,22 @@ struct SphereClipTests {
     "near-plane-cut spheres: every build's lanes give the reference paths' bytes, 1 and 3 threads")
   func cutSpheresMatchReference() {
     var random = SeededGenerator(seed: 2627)
-    let sets = [InstructionSet.baseline] + InstructionSetTests.vectorInstructionSets
     var changed = 0
     var pixels = 0
     for trial in 0..<18 {
       let near = [0.001, 0.3, 0.6][trial % 3]
       let (root, spheres) = Self.scene(trial: trial, near: near, random: &random)
       let camera = originCamera(width: 40 + 8 * (trial % 3), height: 32, focal: 36, near: near)
-      func options(_ set: InstructionSet, threads: Int) -> RenderOptions {
+      // Content: the cut spheres change most pixels.
+      let counts = expectLanesMatchReferencePaths(
+        root, content: spheres, camera: camera, label: "trial \(trial)"
+      ) { set, threads in
         RenderOptions(
           threads: threads, supersampling: 1 + trial % 3, background: .solid(.black),
           instructionSet: set)
       }
-      let list = RenderList(root: root)
-      let reference = Renderer(options: options(.baseline, threads: 1))
-        .renderWithSphereReferencePaths(list, camera: camera).image
-      for set in sets {
-        for threads in [1, 3] {
-          let renderer = Renderer(options: options(set, threads: threads))
-          #expect(
-            renderer.render(list, camera: camera).image == reference,
-            "trial \(trial), \(set), \(threads) threads")
-          #expect(
-            renderer.renderWithSphereReferencePaths(list, camera: camera).image == reference,
-            "trial \(trial), \(set) reference, \(threads) threads")
-        }
-      }
-      // Content: the cut spheres change most pixels.
-      for node in spheres { node.removeFromParentNode() }
-      let without = Renderer(options: options(.baseline, threads: 1))
-        .render(RenderList(root: root), camera: camera).image
-      for i in stride(from: 0, to: reference.pixels.count, by: 4)
-      where reference.pixels[i..<(i + 3)] != without.pixels[i..<(i + 3)] {
-        changed += 1
-      }
-      pixels += reference.pixels.count / 4
+      changed += counts.changed
+      pixels += counts.pixels
     }
     #expect(changed > pixels / 2, "\(changed) of \(pixels) pixels changed by the spheres")
   }

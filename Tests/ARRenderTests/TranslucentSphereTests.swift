@@ -71,7 +71,6 @@ struct TranslucentSphereTests {
   )
   func lanesMatchScalarReference() {
     var random = SeededGenerator(seed: 26)
-    let sets = [InstructionSet.baseline] + InstructionSetTests.vectorInstructionSets
     var blendedPixels = 0
     var pixels = 0
     for trial in 0..<24 {
@@ -80,34 +79,16 @@ struct TranslucentSphereTests {
         width: 48 + 8 * (trial % 4), height: 36, focal: 40, near: [0.001, 0.3, 0.6][trial % 3])
       let background = Background.verticalGradient(
         top: .white, bottom: Color(red: 0.2, green: 0.3, blue: 0.4))
-      func options(_ set: InstructionSet, threads: Int) -> RenderOptions {
+      // Content: the translucent spheres change many pixels.
+      let counts = expectLanesMatchReferencePaths(
+        root, content: translucent, camera: camera, label: "trial \(trial)"
+      ) { set, threads in
         RenderOptions(
           threads: threads, supersampling: 1 + trial % 3, background: background,
           instructionSet: set)
       }
-      let list = RenderList(root: root)
-      let reference = Renderer(options: options(.baseline, threads: 1))
-        .renderWithSphereReferencePaths(list, camera: camera).image
-      for set in sets {
-        for threads in [1, 3] {
-          let renderer = Renderer(options: options(set, threads: threads))
-          #expect(
-            renderer.render(list, camera: camera).image == reference,
-            "trial \(trial), \(set), \(threads) threads")
-          #expect(
-            renderer.renderWithSphereReferencePaths(list, camera: camera).image == reference,
-            "trial \(trial), \(set) reference, \(threads) threads")
-        }
-      }
-      // Content: the translucent spheres change many pixels.
-      for node in translucent { node.removeFromParentNode() }
-      let without = Renderer(options: options(.baseline, threads: 1))
-        .render(RenderList(root: root), camera: camera).image
-      for i in stride(from: 0, to: reference.pixels.count, by: 4)
-      where reference.pixels[i..<(i + 3)] != without.pixels[i..<(i + 3)] {
-        blendedPixels += 1
-      }
-      pixels += reference.pixels.count / 4
+      blendedPixels += counts.changed
+      pixels += counts.pixels
     }
     #expect(blendedPixels > pixels / 2, "\(blendedPixels) of \(pixels) pixels blended")
   }
