@@ -18,6 +18,18 @@ func originCamera(
     worldFromCamera: .identity, near: near)
 }
 
+/// The random sphere scenes' floor: a green 6 m × 6 m plane lying 0.8 m below the camera, its
+/// centre 3 m ahead (−Z).
+func randomSceneFloor() -> Node {
+  let floor = Node(
+    geometry: Geometry(
+      .plane(Plane(width: 6, height: 6)),
+      material: Material(diffuse: Color(red: 0.3, green: 0.6, blue: 0.4))))
+  floor.position = Vector3(0, -0.8, -3)
+  floor.eulerAngles = Vector3(-Double.pi / 2, 0, 0)
+  return floor
+}
+
 /// Unlit white, so covered pixels read 255 on a black background.
 let unlitWhite = Material(diffuse: .white, lightingModel: .constant)
 

@@ -112,13 +112,7 @@ struct SphereClipTests {
       light.eulerAngles = Vector3(uniform(-1.5...0), uniform(-1...1), Double(index))
       root.addChildNode(light)
     }
-    let floor = Node(
-      geometry: Geometry(
-        .plane(Plane(width: 6, height: 6)),
-        material: Material(diffuse: Color(red: 0.3, green: 0.6, blue: 0.4))))
-    floor.position = Vector3(0, -0.8, -3)
-    floor.eulerAngles = Vector3(-Double.pi / 2, 0, 0)
-    root.addChildNode(floor)
+    root.addChildNode(randomSceneFloor())
     var spheres: [Node] = []
     for index in 0..<(3 + Int(uniform(0...4))) {
       let model: LightingModel = [.lambert, .blinn, .constant][index % 3]

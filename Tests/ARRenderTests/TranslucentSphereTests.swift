@@ -27,13 +27,7 @@ struct TranslucentSphereTests {
     let ambient = Node()
     ambient.light = Light(kind: .ambient, intensity: uniform(0...0.3))
     root.addChildNode(ambient)
-    let floor = Node(
-      geometry: Geometry(
-        .plane(Plane(width: 6, height: 6)),
-        material: Material(diffuse: Color(red: 0.3, green: 0.6, blue: 0.4))))
-    floor.position = Vector3(0, -0.8, -3)
-    floor.eulerAngles = Vector3(-Double.pi / 2, 0, 0)
-    root.addChildNode(floor)
+    root.addChildNode(randomSceneFloor())
     for _ in 0..<3 {
       let rock = Node(
         geometry: Geometry(
