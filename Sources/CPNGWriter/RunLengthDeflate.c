@@ -1,5 +1,7 @@
 #include "RunLengthDeflate.h"
 
+#include "CPNGWriter.h"
+#include <CPUFeatures.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,13 +186,31 @@ static void equal_masks_sse2(const uint8_t *row, size_t n, size_t d, uint64_t *m
 }
 #endif
 
-static void equal_masks(const uint8_t *row, size_t n, size_t d, uint64_t *masks) {
 #if defined(__x86_64__)
-  equal_masks_sse2(row, n, d, masks);
-#else
-  equal_masks_scalar(row, n, d, masks);
-#endif
+/// equal_masks_sse2 with 32 compares per instruction (AVX2).
+__attribute__((target("avx2"))) static void equal_masks_avx2(const uint8_t *row, size_t n,
+                                                             size_t d, uint64_t *masks) {
+  size_t words = (n + 63) / 64;
+  uint64_t first = 0;
+  for (size_t i = d; i < n && i < 64; ++i) {
+    if (row[i] == row[i - d]) first |= 1ull << i;
+  }
+  masks[0] = first;
+  for (size_t w = 1; w < words; ++w) {
+    const uint8_t *p = row + 64 * w;
+    __m256i a0 = _mm256_loadu_si256((const __m256i *)p);
+    __m256i b0 = _mm256_loadu_si256((const __m256i *)(p - d));
+    __m256i a1 = _mm256_loadu_si256((const __m256i *)(p + 32));
+    __m256i b1 = _mm256_loadu_si256((const __m256i *)(p + 32 - d));
+    uint64_t low = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a0, b0));
+    uint64_t high = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a1, b1));
+    masks[w] = low | high << 32;
+  }
+  if (n & 63) masks[words - 1] &= (1ull << (n & 63)) - 1;
 }
+#endif
+
+static int body_path(void);
 
 /// The first index ≥ from whose bit is set in `masks` (n if none).
 static inline size_t next_set(const uint64_t *masks, size_t from, size_t words, size_t n) {
@@ -227,9 +247,9 @@ size_t arsim_rle_pending_bound(const arsim_rle_work *work) {
 }
 
 int arsim_rle_reserve(arsim_rle_work *work, size_t rowLength, size_t bytes) {
-  // A token per byte at most (the filter type byte is a literal), and 16 of slack for
-  // copy_literals.
-  size_t tokens = bytes + 16;
+  // A token per byte at most (the filter type byte is a literal), and 64 of slack for
+  // copy_literals_avx2.
+  size_t tokens = bytes + 64;
   if (work->tokenCapacity < tokens) {
     free(work->tokens);
     work->tokens = (uint16_t *)malloc(tokens * sizeof(uint16_t));
@@ -267,9 +287,30 @@ static inline void copy_literals(const uint8_t *bytes, size_t count, uint16_t *t
 #endif
 }
 
+#if defined(__x86_64__)
+/// copy_literals 64 at a time (AVX2): one pass for most stretches, whose length varies too
+/// much for the 16-byte loop's exit to be predicted. May write up to 63 tokens past them and
+/// read up to 63 bytes past the last.
+__attribute__((target("avx2"))) static inline void copy_literals_avx2(const uint8_t *bytes,
+                                                                     size_t count,
+                                                                     uint16_t *tokens) {
+  for (size_t k = 0; k < count; k += 64) {
+    for (int j = 0; j < 64; j += 16) {
+      __m128i v = _mm_loadu_si128((const __m128i *)(bytes + k + j));
+      _mm256_storeu_si256((__m256i *)(tokens + k + j), _mm256_cvtepu8_epi16(v));
+    }
+  }
+}
+#endif
+
+typedef void (*masks_function)(const uint8_t *row, size_t n, size_t d, uint64_t *masks);
+typedef void (*copy_function)(const uint8_t *bytes, size_t count, uint16_t *tokens);
+
 /// Tokens: 0…255 a literal byte, 256 + (L − 3) a run of L bytes (3…258) at distance d.
-static size_t tokenize(const uint8_t *strip, size_t rowLength, size_t rows, size_t d,
-                       uint16_t *tokens, uint64_t *masks) {
+/// (Inlined with constant `find` and `copy` into each processor's variant.)
+static inline __attribute__((always_inline)) size_t tokenize_with(
+    const uint8_t *strip, size_t rowLength, size_t rows, size_t d, uint16_t *tokens,
+    uint64_t *masks, masks_function find, copy_function copy) {
   size_t t = 0;
   const size_t n = rowLength - 1, words = (n + 63) / 64;
   uint64_t *equal = masks, *starts = masks + words + 1;
@@ -277,7 +318,7 @@ static size_t tokenize(const uint8_t *strip, size_t rowLength, size_t rows, size
     const uint8_t *row = strip + r * rowLength;
     tokens[t++] = row[0];
     const uint8_t *b = row + 1;
-    equal_masks(b, n, d, equal);
+    find(b, n, d, equal);
     // A run can start at i when bytes i, i+1 and i+2 all repeat (length ≥ 3).
     equal[words] = 0;
     for (size_t k = 0; k < words; ++k) {
@@ -290,7 +331,7 @@ static size_t tokenize(const uint8_t *strip, size_t rowLength, size_t rows, size
       // Literals are counted later, in flush_block (a count per literal here was a chain of
       // stores to the same few counters), and copied 16 at a time: most literal stretches are
       // short, and a loop that ends at the exact byte mispredicted its exit on each.
-      copy_literals(b + i, p - i, tokens + t);
+      copy(b + i, p - i, tokens + t);
       t += p - i;
       i = p;
       if (p >= n) break;
@@ -308,6 +349,109 @@ static size_t tokenize(const uint8_t *strip, size_t rowLength, size_t rows, size
   return t;
 }
 
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static size_t tokenize_avx2(const uint8_t *strip,
+                                                            size_t rowLength, size_t rows,
+                                                            size_t d, uint16_t *tokens,
+                                                            uint64_t *masks) {
+  return tokenize_with(strip, rowLength, rows, d, tokens, masks, equal_masks_avx2,
+                       copy_literals_avx2);
+}
+#endif
+
+static size_t tokenize(const uint8_t *strip, size_t rowLength, size_t rows, size_t d,
+                       uint16_t *tokens, uint64_t *masks) {
+#if defined(__x86_64__)
+  if (body_path() == 2) return tokenize_avx2(strip, rowLength, rows, d, tokens, masks);
+  return tokenize_with(strip, rowLength, rows, d, tokens, masks, equal_masks_sse2, copy_literals);
+#else
+  return tokenize_with(strip, rowLength, rows, d, tokens, masks, equal_masks_scalar,
+                       copy_literals);
+#endif
+}
+
+// MARK: the body's bits
+
+/// 0: the plain loop (two tokens per store); 1: four tokens joined in pairs; 2: the same with
+/// BMI2's shifts. The same bits on every path.
+static int bodyPath = -1;
+
+static int best_body_path(void) {
+#if defined(__x86_64__)
+  return arsim_cpu_supports_x86_64_v3() ? 2 : 1;
+#else
+  return 1;
+#endif
+}
+
+static int body_path(void) {
+  int path = __atomic_load_n(&bodyPath, __ATOMIC_RELAXED);
+  if (path < 0) {
+    path = best_body_path();
+    __atomic_store_n(&bodyPath, path, __ATOMIC_RELAXED);
+  }
+  return path;
+}
+
+int arsim_rle_set_body_path(int path) {
+  int best = best_body_path();
+  if (path < 0 || path > best) path = best;
+  __atomic_store_n(&bodyPath, path, __ATOMIC_RELAXED);
+  return path;
+}
+
+/// Writes tokens[0..<6k] (k as large as `count` allows) three per 64-bit store and returns 6k.
+/// Three tokens in a row take at most 57 bits (below), so with the ≤ 7 bits left over from the
+/// store before they fit in the word, up to all 64 of its bits (hence the shift in two halves).
+/// A literal's code is ≤ 15 bits and a run's ≤ 21 (15 + 5 extra + 1 for the distance); a run is
+/// followed by a literal (the byte that ends it cannot start another run, and a row starts with
+/// its filter byte) except where a run over 258 bytes is split, whose pieces are 258 (16 bits:
+/// symbol 285 has no extra bits) but for the last, or the last two when the rest would fall
+/// below 3 (the last is then 3: 16 bits). So no two 21-bit runs are adjacent: at most 21 + 15
+/// + 21.
+static inline __attribute__((always_inline)) size_t write_tokens_three(
+    const uint16_t *tokens, size_t count, const uint32_t *code, const uint8_t *length,
+    arsim_bit_writer *out) {
+  uint64_t bits = out->bits;
+  uint64_t used = out->count;
+  uint8_t *next = out->next;
+  const uint16_t *p = tokens, *end = tokens + (count - count % 6);
+  for (; p < end; p += 6) {
+    for (int k = 0; k < 6; k += 3) {
+      // The three joined first, off the chain through the bit count.
+      const uint64_t first = length[p[k]], second = length[p[k + 1]];
+      const uint64_t three = (uint64_t)code[p[k]] | (uint64_t)code[p[k + 1]] << first |
+                             (uint64_t)code[p[k + 2]] << (first + second);
+      bits |= three << used;
+      used += first + second + length[p[k + 2]];
+      memcpy(next, &bits, 8);
+      next += used >> 3;
+      const uint64_t half = (used & ~7u) >> 1;
+      bits = bits >> half >> half;
+      used &= 7;
+    }
+  }
+  out->bits = bits;
+  out->count = (unsigned)used;
+  out->next = next;
+  return (size_t)(p - tokens);
+}
+
+static size_t write_tokens_plain(const uint16_t *tokens, size_t count, const uint32_t *code,
+                                 const uint8_t *length, arsim_bit_writer *out) {
+  return write_tokens_three(tokens, count, code, length, out);
+}
+
+#if defined(__x86_64__)
+__attribute__((target("bmi,bmi2"))) static size_t write_tokens_bmi2(const uint16_t *tokens,
+                                                                    size_t count,
+                                                                    const uint32_t *code,
+                                                                    const uint8_t *length,
+                                                                    arsim_bit_writer *out) {
+  return write_tokens_three(tokens, count, code, length, out);
+}
+#endif
+
 /// The order the code-length code's lengths are written in (RFC 1951 §3.2.7).
 static const uint8_t codeLengthOrder[19] = {16, 17, 18, 0, 8,  7, 9,  6, 10, 5,
                                             11, 4,  12, 3, 13, 2, 14, 1, 15};
@@ -323,20 +467,22 @@ void arsim_rle_flush_block(arsim_rle_work *work, unsigned distance, int final,
                            arsim_bit_writer *out) {
   pthread_once(&tablesOnce, make_tables);
   const size_t count = work->tokenCount;
-  // Four tables, so that equal tokens in a row do not wait on each other's increments.
-  uint32_t partial[4][512];
+  // Eight tables, so that equal tokens in a row do not wait on each other's increments (the
+  // literals of camera frames are mostly a few small differences).
+  enum { tables = 8 };
+  uint32_t partial[tables][512];
   memset(partial, 0, sizeof partial);
+  const uint16_t *tokens = work->tokens;
   size_t k = 0;
-  for (; k + 4 <= count; k += 4) {
-    ++partial[0][work->tokens[k]];
-    ++partial[1][work->tokens[k + 1]];
-    ++partial[2][work->tokens[k + 2]];
-    ++partial[3][work->tokens[k + 3]];
+  for (; k + tables <= count; k += tables) {
+    for (int j = 0; j < tables; ++j) ++partial[j][tokens[k + j]];
   }
-  for (; k < count; ++k) ++partial[0][work->tokens[k]];
+  for (; k < count; ++k) ++partial[0][tokens[k]];
   uint32_t tokenCount[512];
   for (int token = 0; token < 512; ++token) {
-    tokenCount[token] = partial[0][token] + partial[1][token] + partial[2][token] + partial[3][token];
+    uint32_t sum = 0;
+    for (int j = 0; j < tables; ++j) sum += partial[j][token];
+    tokenCount[token] = sum;
   }
 
   // Literal/length alphabet counts; the one distance used, 1…4, is code distance − 1.
@@ -442,12 +588,16 @@ void arsim_rle_flush_block(arsim_rle_work *work, unsigned distance, int final,
     if (rleExtraBits[s]) put_bits(out, rleExtra[i], rleExtraBits[s]);
   }
 
-  // The body: two tokens (≤ 21 bits each) per 64-bit store.
-  const uint16_t *tokens = work->tokens;
+  // The body.
+  size_t t = 0;
+  const int path = body_path();
+#if defined(__x86_64__)
+  if (path == 2) t = write_tokens_bmi2(tokens, count, tokenCode, tokenLength, out);
+#endif
+  if (path == 1) t = write_tokens_plain(tokens, count, tokenCode, tokenLength, out);
   uint64_t bits = out->bits;
   unsigned used = out->count;
   uint8_t *next = out->next;
-  size_t t = 0;
   for (; t + 2 <= count; t += 2) {
     uint16_t a = tokens[t], b = tokens[t + 1];
     bits |= (uint64_t)tokenCode[a] << used;

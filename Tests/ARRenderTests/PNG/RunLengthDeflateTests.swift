@@ -1,3 +1,4 @@
+import CPNGWriter
 import Testing
 
 @testable import ARRender
@@ -53,6 +54,43 @@ struct RunLengthDeflateTests {
     let data = try image.pngData(options: Self.encoder)
     #expect(data[25] == 6)
     #expect(try Image(pngData: data) == image)
+  }
+
+  @Test("the AVX2 body writes the plain loop's bytes: noise, runs, frame-like and RGBA rows")
+  func bodyPaths() throws {
+    var generator = SeededGenerator(seed: 11)
+    // Noise: literals only, two Huffman blocks (1.47 MB of rows), long codes for rare bytes.
+    var noise = Image(width: 700, height: 700)
+    for i in 0..<noise.pixels.count {
+      noise.pixels[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: generator.next())
+    }
+    // Runs of every length 1…40 between random pixels: every run code and every count of
+    // tokens modulo 8 (the vector body's tail).
+    var mixed = Image(width: 611, height: 90)
+    var x = 0
+    while x < mixed.width * mixed.height {
+      let run = x % 41
+      let colour = (0..<3).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+      for k in x..<min(x + run + 1, mixed.width * mixed.height) {
+        mixed.pixels[4 * k..<4 * k + 3] = colour[0..<3]
+        mixed.pixels[4 * k + 3] = 255
+      }
+      x += run + 1
+    }
+    var rgba = PNGWriterTests.frameLike(width: 333, height: 77, opaque: false)
+    for i in stride(from: 3, to: rgba.pixels.count, by: 4) { rgba.pixels[i] = UInt8(i % 251) }
+    let images =
+      [noise, mixed, rgba, PNGWriterTests.frameLike(width: 700, height: 200, opaque: true)]
+      + (1...17).map { Self.solid(width: $0, height: 2, rgba: [9, 8, 7, 255]) }
+    defer { arsim_rle_set_body_path(-1) }
+    for (n, image) in images.enumerated() {
+      #expect(arsim_rle_set_body_path(0) == 0)
+      let plain = try image.pngData(options: Self.encoder)
+      let vector = arsim_rle_set_body_path(1)
+      let data = try image.pngData(options: Self.encoder)
+      #expect(data == plain, "image \(n), body path \(vector)")
+      #expect(try Image(pngData: data) == image, "image \(n)")
+    }
   }
 
   @Test("a 1 × 1 image and a single-symbol stream")
