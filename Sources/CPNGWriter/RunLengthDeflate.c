@@ -212,30 +212,13 @@ __attribute__((target("avx2"))) static void equal_masks_avx2(const uint8_t *row,
 
 static int body_path(void);
 
-/// The first index ≥ from whose bit is set in `masks` (n if none).
-static inline size_t next_set(const uint64_t *masks, size_t from, size_t words, size_t n) {
-  size_t k = from >> 6;
-  if (k >= words) return n;
-  uint64_t w = masks[k] & (~0ull << (from & 63));
-  while (!w) {
-    if (++k >= words) return n;
-    w = masks[k];
-  }
-  size_t i = k * 64 + (size_t)__builtin_ctzll(w);
-  return i < n ? i : n;
-}
-
-/// The first index ≥ from whose bit is clear in `masks` (n if none before n).
-static inline size_t next_clear(const uint64_t *masks, size_t from, size_t words, size_t n) {
-  size_t k = from >> 6;
-  if (k >= words) return n;
-  uint64_t w = ~masks[k] & (~0ull << (from & 63));
-  while (!w) {
-    if (++k >= words) return n;
-    w = ~masks[k];
-  }
-  size_t i = k * 64 + (size_t)__builtin_ctzll(w);
-  return i < n ? i : n;
+/// The first index > p whose bit is clear in `equal` (bits from n on are clear, and one more
+/// word of zeros follows the row's: always found, at most n).
+static inline size_t run_end(const uint64_t *equal, size_t p) {
+  size_t k = p >> 6;
+  uint64_t w = ~equal[k] & (~0ull << (p & 63));
+  while (!w) w = ~equal[++k];
+  return k * 64 + (size_t)__builtin_ctzll(w);
 }
 
 // MARK: the block
@@ -319,32 +302,40 @@ static inline __attribute__((always_inline)) size_t tokenize_with(
     tokens[t++] = row[0];
     const uint8_t *b = row + 1;
     find(b, n, d, equal);
-    // A run can start at i when bytes i, i+1 and i+2 all repeat (length ≥ 3).
+    // A run starts where a stretch of ≥ 3 repeating bytes starts: bytes i, i+1 and i+2 repeat
+    // and byte i−1 does not. (Any later start inside the stretch is part of its run.) Each
+    // run's start is found from the masks alone, not from where the run before ended, so the
+    // walk below is not one long chain of dependent loads.
     equal[words] = 0;
+    uint64_t before = 0;
     for (size_t k = 0; k < words; ++k) {
       uint64_t e = equal[k], following = equal[k + 1];
-      starts[k] = e & (e >> 1 | following << 63) & (e >> 2 | following << 62);
+      starts[k] = e & (e >> 1 | following << 63) & (e >> 2 | following << 62) &
+                  ~(e << 1 | before >> 63);
+      before = e;
     }
     size_t i = 0;
-    while (i < n) {
-      size_t p = next_set(starts, i, words, n);
-      // Literals are counted later, in flush_block (a count per literal here was a chain of
-      // stores to the same few counters), and copied 16 at a time: most literal stretches are
-      // short, and a loop that ends at the exact byte mispredicted its exit on each.
-      copy(b + i, p - i, tokens + t);
-      t += p - i;
-      i = p;
-      if (p >= n) break;
-      size_t end = next_clear(equal, p, words, n);
-      size_t length = end - p;
-      while (length > 258) {
-        size_t piece = length - 258 >= 3 ? 258 : length - 3;
-        tokens[t++] = (uint16_t)(256 + piece - 3);
-        length -= piece;
+    for (size_t k = 0; k < words; ++k) {
+      for (uint64_t pending = starts[k]; pending; pending &= pending - 1) {
+        const size_t p = 64 * k + (size_t)__builtin_ctzll(pending);
+        // Literals are counted later, in flush_block (a count per literal here was a chain of
+        // stores to the same few counters), and copied 16 or 64 at a time: a loop that ended
+        // at the exact byte mispredicted its exit on most stretches.
+        copy(b + i, p - i, tokens + t);
+        t += p - i;
+        const size_t end = run_end(equal, p);
+        size_t length = end - p;
+        while (length > 258) {
+          size_t piece = length - 258 >= 3 ? 258 : length - 3;
+          tokens[t++] = (uint16_t)(256 + piece - 3);
+          length -= piece;
+        }
+        tokens[t++] = (uint16_t)(256 + length - 3);
+        i = end;
       }
-      tokens[t++] = (uint16_t)(256 + length - 3);
-      i = end;
     }
+    copy(b + i, n - i, tokens + t);
+    t += n - i;
   }
   return t;
 }
