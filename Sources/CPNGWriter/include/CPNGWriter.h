@@ -57,9 +57,11 @@ int arsim_pngw_encode(const void *pixels, uint32_t width, uint32_t height,
 /// Gives the work buffers of a successful arsim_pngw_encode back to the pool.
 void arsim_pngw_release(void *buffers);
 
-/// How the run-length encoder writes its blocks' bits from now on, for every thread: 0 the plain
-/// loop (every processor), 1 AVX2 gathers; −1, or a path this processor lacks, the best it
-/// runs. The bytes are the same on every path. Returns the path chosen. For tests.
+/// Which code paths the run-length encoder takes from now on, for every thread: 0 the first
+/// encoder's body loop (two tokens per 64-bit store; kept as a reference), 1 three tokens per
+/// store (every processor), 2 the same with BMI2 and the tokenizer in AVX2 (x86-64-v3); −1, or
+/// a path this processor lacks, the best it runs. The bytes are the same on every path. Returns
+/// the path chosen. For tests.
 int arsim_rle_set_body_path(int path);
 
 /// The UP filter of one RGBX8 row written as RGB (3·width bytes into `out`, which needs 32
