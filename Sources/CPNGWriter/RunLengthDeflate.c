@@ -212,8 +212,8 @@ __attribute__((target("avx2"))) static void equal_masks_avx2(const uint8_t *row,
 
 static int body_path(void);
 
-/// The first index > p whose bit is clear in `equal` (bits from n on are clear, and one more
-/// word of zeros follows the row's: always found, at most n).
+/// The end of the run starting at p: the first index ≥ p whose bit is clear in `equal` (bits
+/// from n on are clear, and a word of zeros follows the row's: always found, at most n).
 static inline size_t run_end(const uint64_t *equal, size_t p) {
   size_t k = p >> 6;
   uint64_t w = ~equal[k] & (~0ull << (p & 63));
