@@ -70,6 +70,13 @@ public final class OutputFolder: @unchecked Sendable {
   /// temporary name is written through.
   /// - Throws: `InputError` `.cannotCreate` naming the output and the system's reason.
   public func writeTemporary(_ bytes: [UInt8], for name: String) throws -> String {
+    try bytes.withUnsafeBytes { try writeTemporary($0, for: name) }
+  }
+
+  /// `writeTemporary(_:for:)` from memory the caller owns (an encoder's buffer, written
+  /// without a copy of its own).
+  /// - Throws: `InputError` `.cannotCreate` naming the output and the system's reason.
+  public func writeTemporary(_ bytes: UnsafeRawBufferPointer, for name: String) throws -> String {
     let temporary = name + FileIO.temporarySuffix + String(getpid())
     // A leftover of an earlier process with the same id goes first.
     unlinkat(descriptor, temporary, 0)
@@ -81,16 +88,14 @@ public final class OutputFolder: @unchecked Sendable {
     }
     var written = 0
     var failure: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
-      while written < buffer.count {
-        let n = write(fd, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        written += n
+    while written < bytes.count {
+      let n = write(fd, bytes.baseAddress.map { $0 + written }, bytes.count - written)
+      if n < 0 {
+        if errno == EINTR { continue }
+        failure = errno
+        break
       }
+      written += n
     }
     close(fd)
     if failure == 0 { return temporary }

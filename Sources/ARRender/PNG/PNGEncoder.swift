@@ -106,6 +106,18 @@ public struct PNGEncoder: Hashable, Sendable {
   /// - Throws: `PNGError.encodingFailed` for an empty image or a libpng failure.
   /// - Complexity: O(width · height).
   public func encode(_ image: Image, file: String = "<memory>") throws -> [UInt8] {
+    try encode(image, file: file) { Array($0) }
+  }
+
+  /// Encodes an RGBA8 image as `encode(_:file:)` does and hands the PNG bytes to `body`
+  /// without copying them: they live in the encoder's buffers until `body` returns, so a
+  /// caller writing them to a file saves a copy of the whole PNG.
+  /// - Parameter file: the name used in error messages.
+  /// - Throws: `PNGError.encodingFailed` as `encode(_:file:)`; whatever `body` throws.
+  public func encode<Output>(
+    _ image: Image, file: String = "<memory>",
+    _ body: (UnsafeRawBufferPointer) throws -> Output
+  ) throws -> Output {
     let format: arsim_pngw_format
     switch pixelFormat {
     case .rgb8: format = ARSIM_PNGW_RGBX8
@@ -118,23 +130,35 @@ public struct PNGEncoder: Hashable, Sendable {
     }
     return try image.pixels.withUnsafeBytes { buffer in
       try encode(
-        buffer.baseAddress, width: image.width, height: image.height, format: format, file: file)
+        buffer.baseAddress, width: image.width, height: image.height, format: format, file: file,
+        body)
     }
   }
 
   /// Encodes a depth map as 16-bit grayscale (big-endian in the file, as PNG requires).
   /// - Throws: `PNGError.encodingFailed` for an empty map or a libpng failure.
   public func encode(_ depth: DepthImage, file: String = "<memory>") throws -> [UInt8] {
+    try encode(depth, file: file) { Array($0) }
+  }
+
+  /// Encodes a depth map as `encode(_:file:)` does and hands the PNG bytes to `body` without
+  /// copying them (valid until `body` returns).
+  /// - Throws: `PNGError.encodingFailed`; whatever `body` throws.
+  public func encode<Output>(
+    _ depth: DepthImage, file: String = "<memory>",
+    _ body: (UnsafeRawBufferPointer) throws -> Output
+  ) throws -> Output {
     try depth.millimetres.withUnsafeBytes { buffer in
       try encode(
         buffer.baseAddress, width: depth.width, height: depth.height, format: ARSIM_PNGW_GRAY16,
-        file: file)
+        file: file, body)
     }
   }
 
-  private func encode(
-    _ pixels: UnsafeRawPointer?, width: Int, height: Int, format: arsim_pngw_format, file: String
-  ) throws -> [UInt8] {
+  private func encode<Output>(
+    _ pixels: UnsafeRawPointer?, width: Int, height: Int, format: arsim_pngw_format, file: String,
+    _ body: (UnsafeRawBufferPointer) throws -> Output
+  ) throws -> Output {
     guard let pixels, width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max)
     else {
       throw PNGError.encodingFailed(
@@ -144,21 +168,22 @@ public struct PNGEncoder: Hashable, Sendable {
     case .isal:
       return try encodeWithContainer(
         pixels, width: width, height: height, format: format, deflater: ARSIM_PNGW_DEFLATE_ISAL,
-        file: file)
+        file: file, body)
     case .runLengthHuffman:
       return try encodeWithContainer(
         pixels, width: width, height: height, format: format,
-        deflater: ARSIM_PNGW_DEFLATE_RUN_LENGTH, file: file)
+        deflater: ARSIM_PNGW_DEFLATE_RUN_LENGTH, file: file, body)
     case .zlib:
-      return try encodeZlib(pixels, width: width, height: height, format: format, file: file)
+      return try encodeZlib(
+        pixels, width: width, height: height, format: format, file: file, body)
     }
   }
 
   /// ARSim's container (`CPNGWriter`) around ISA-L or the run-length encoder.
-  private func encodeWithContainer(
+  private func encodeWithContainer<Output>(
     _ pixels: UnsafeRawPointer, width: Int, height: Int, format: arsim_pngw_format,
-    deflater: arsim_pngw_deflater, file: String
-  ) throws -> [UInt8] {
+    deflater: arsim_pngw_deflater, file: String, _ body: (UnsafeRawBufferPointer) throws -> Output
+  ) throws -> Output {
     let cFilter: arsim_pngw_filter
     switch filter {
     case .none: cFilter = ARSIM_PNGW_FILTER_NONE
@@ -177,17 +202,18 @@ public struct PNGEncoder: Hashable, Sendable {
         Int32(compressionLevel), cFilter, &out, &length, &buffers, error.baseAddress,
         error.count)
     }
-    // The bytes live in the encoder's pooled buffers until released: copied below.
+    // The bytes live in the encoder's pooled buffers until released, after `body`.
     defer { arsim_pngw_release(buffers) }
     guard status == 0, let out else {
       throw PNGError.encodingFailed(InputLocation(file: file), message: decodeCString(message))
     }
-    return Array(UnsafeBufferPointer(start: out, count: length))
+    return try body(UnsafeRawBufferPointer(start: out, count: length))
   }
 
-  private func encodeZlib(
-    _ pixels: UnsafeRawPointer, width: Int, height: Int, format: arsim_pngw_format, file: String
-  ) throws -> [UInt8] {
+  private func encodeZlib<Output>(
+    _ pixels: UnsafeRawPointer, width: Int, height: Int, format: arsim_pngw_format, file: String,
+    _ body: (UnsafeRawBufferPointer) throws -> Output
+  ) throws -> Output {
     // The layouts libpng's shim shares with CPNGWriter (same values); never the automatic one.
     let format = arsim_png_format(format.rawValue)
     let level = compressionLevel
@@ -211,7 +237,7 @@ public struct PNGEncoder: Hashable, Sendable {
     guard status == 0, let out else {
       throw PNGError.encodingFailed(InputLocation(file: file), message: decodeCString(message))
     }
-    return Array(UnsafeBufferPointer(start: out, count: length))
+    return try body(UnsafeRawBufferPointer(start: out, count: length))
   }
 }
 

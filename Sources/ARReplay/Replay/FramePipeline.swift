@@ -26,10 +26,10 @@ final class FramePipeline: FrameSink, @unchecked Sendable {
   private var committed = 0
   /// A thread is committing frames (outside the lock); others leave theirs in `done`.
   private var committing = false
-  /// Encoded frames waiting for their commit: the frame, the PNG bytes, the timing so far and
-  /// when encoding ended.
+  /// Staged frames waiting for their commit: the frame, its temporary files, the timing so far
+  /// and when staging ended.
   private var done:
-    [Int: (OutputFrame, Result<EncodedFrame, any Error>, FrameTiming, ContinuousClock.Instant)] =
+    [Int: (OutputFrame, Result<StagedFrame, any Error>, FrameTiming, ContinuousClock.Instant)] =
       [:]
   private var failure: (any Error)?
   private var timings: [FrameTiming] = []
@@ -95,31 +95,37 @@ final class FramePipeline: FrameSink, @unchecked Sendable {
   ) {
     let clock = ContinuousClock()
     let start = clock.now
-    let result = Result { try writer.encode(job) }
-    let encoded = clock.now
-    // Encoded: the pixels are no longer needed while the frame waits for its turn to commit.
+    // Encoded and written to temporary files here, several frames at once; only the lines and
+    // renames wait for the frame's turn (a photographic frame's 2.7 MB write no longer holds
+    // up the other frames' commits).
+    let result = Result { try writer.stage(job) }
+    let staged = clock.now
+    // Staged: the pixels are no longer needed while the frame waits for its turn to commit.
     job.rendered = RenderedFrame(image: Image(width: 0, height: 0), depth: nil)
     let timing = FrameTiming(
       frame: job.frame, sceneUpdate: job.sceneUpdate, render: job.render,
-      encode: encoded - start, write: .zero, traceLine: job.traceLineTime,
-      submitWait: submitWait, encodeQueueWait: start - handedOver)
+      encode: (try? result.get())?.encoding ?? staged - start, write: .zero,
+      traceLine: job.traceLineTime, submitWait: submitWait, encodeQueueWait: start - handedOver)
     condition.lock()
     defer { condition.unlock() }
-    done[sequence] = (job, result, timing, encoded)
+    done[sequence] = (job, result, timing, staged)
     // One thread commits at a time, in order, outside the lock: a long commit (B2's 3.8 MB
     // trace lines) then blocks neither the scene thread's hand-over nor the other encoders.
     // A frame encoded meanwhile is picked up by the committing thread's loop.
     guard !committing else { return }
     committing = true
-    while let (next, encodedFrame, pending, encodedAt) = done.removeValue(forKey: committed) {
+    while let (next, stagedFrame, pending, stagedAt) = done.removeValue(forKey: committed) {
       var timing = pending
       var published = false
       if failure == nil {
         condition.unlock()
         let writeStart = clock.now
         var error: (any Error)?
+        var writing = Duration.zero
         do {
-          try writer.commit(next, encodedFrame.get())
+          let staged = try stagedFrame.get()
+          writing = staged.writing
+          try writer.commit(next, staged)
         } catch let caught {
           error = caught
         }
@@ -128,10 +134,13 @@ final class FramePipeline: FrameSink, @unchecked Sendable {
         if let error {
           failure = error
         } else {
-          timing.write = written - writeStart
-          timing.commitWait = writeStart - encodedAt
+          timing.write = writing + (written - writeStart)
+          timing.commitWait = writeStart - stagedAt
           published = true
         }
+      } else if case .success(let staged) = stagedFrame {
+        // Not committed after an earlier frame failed: its temporary files go.
+        writer.discard(staged)
       }
       committed += 1
       inFlight -= 1

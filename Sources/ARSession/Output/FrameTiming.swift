@@ -18,7 +18,8 @@ public struct FrameTiming: Sendable {
   public var submitWait: Duration = .zero
   /// From the hand-over to the start of encoding (waiting for a Dispatch worker thread).
   public var encodeQueueWait: Duration = .zero
-  /// From the end of encoding to the start of the commit (waiting for earlier frames).
+  /// From the end of staging (encoding and writing the temporary files) to the start of the
+  /// commit (waiting for earlier frames).
   public var commitWait: Duration = .zero
 
   /// Creates a timing (a sink's own, e.g. a stream's conversion and send times); the pipeline's

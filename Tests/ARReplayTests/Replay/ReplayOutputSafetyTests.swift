@@ -105,6 +105,37 @@ struct ReplayOutputSafetyTests {
   }
 
   @Test(
+    "a frame whose temporary file cannot be written publishes nothing; later frames' go",
+    arguments: [false, true])
+  func failedStaging(pipelined: Bool) throws {
+    let (fixture, strokes) = try Self.fixture()
+    defer { fixture.remove() }
+    let out = fixture.directory + "/out"
+    try fixture.writeTrack("track.json", [(0, .identity), (2, .identity)])
+    try fixture.write("strokes.jsonl", strokes)
+    try fixture.write(
+      "scene.json", Self.scene(track: "track.json", strokes: "strokes.jsonl", depth: true))
+    // A folder under frame 2's temporary name: staging it fails (`O_EXCL`), while frames 3
+    // and 4 may already be staged on the other encoder thread.
+    let blocked = "frame_00002.png" + FileIO.temporarySuffix + String(getpid())
+    try FileManager.default.createDirectory(
+      atPath: out + "/" + blocked, withIntermediateDirectories: false)
+    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json", registry: .builtIn)
+    var options = ReplayOptions(outputDirectory: out, threads: 1)
+    options.pipelined = pipelined
+    let error = #expect(throws: InputError.self) { try Replay(scene: scene).run(options) }
+    #expect(error?.kind == .cannotCreate)
+    #expect(error?.location.file == out + "/frame_00002.png")
+    #expect(try fixture.jsonLines("trace.jsonl").map { $0["frame"] as? Int } == [0, 1])
+    let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+    #expect(
+      names == [
+        ".arsim-lock", blocked, "depth_00000.png", "depth_00001.png", "events.jsonl",
+        "frame_00000.png", "frame_00001.png", "trace.jsonl",
+      ])
+  }
+
+  @Test(
     "render refuses a symbolic link planted at an output name and leaves its target alone",
     arguments: ["trace.jsonl", "events.jsonl", "frame_00003.png", "run.json"])
   func plantedLink(name: String) throws {
