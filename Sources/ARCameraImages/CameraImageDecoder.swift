@@ -23,6 +23,17 @@ public enum CameraImageDecoder {
     try decode(FileIO.read(path, maximumBytes: maximumFileBytes), file: path)
   }
 
+  /// Reads and decodes the image at `path` as `decode(contentsOf:)` does, and tells whether
+  /// every alpha byte is known to be 255 without looking: true for a JPEG (decoded to RGBA
+  /// with alpha 255), false for a PNG (it may have alpha).
+  /// - Throws: as `decode(contentsOf:)`.
+  public static func decodeKnowingOpacity(contentsOf path: String) throws -> (
+    image: Image, knownOpaque: Bool
+  ) {
+    let bytes = try FileIO.read(path, maximumBytes: maximumFileBytes)
+    return (try decode(bytes, file: path), isJPEG(bytes))
+  }
+
   /// Decodes PNG or JPEG bytes; `file` names them in errors.
   /// - Throws: as `decode(contentsOf:)`.
   public static func decode(_ bytes: [UInt8], file: String) throws -> Image {
@@ -34,10 +45,13 @@ public enum CameraImageDecoder {
       }
       return try Image(pngData: bytes, file: file)
     }
-    if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try decodeJPEG(bytes, file: file) }
+    if isJPEG(bytes) { return try decodeJPEG(bytes, file: file) }
     throw InputError(
       .badData, InputLocation(file: file), "not a PNG or JPEG image (unknown first bytes)")
   }
+
+  /// Whether `bytes` start as a JPEG file does (SOI, then a marker).
+  static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0xFF, 0xD8, 0xFF]) }
 
   static func checkSize(width: Int, height: Int, file: String) throws {
     guard width > 0, height > 0, width <= maximumSide, height <= maximumSide,

@@ -144,13 +144,16 @@ public struct CameraImageResampler: Sendable {
   }
 
   /// The recorded image resampled to the output (`width`×`height`, alpha 255).
-  /// Precondition: `image` is `sourceWidth`×`sourceHeight` (trap).
-  public func resample(_ image: Image) -> Image {
+  /// - Parameter knownOpaque: the caller knows every alpha byte is 255 (a decoded JPEG), so
+  ///   `Path.passThrough` hands the image through without checking; false checks.
+  /// Precondition: `image` is `sourceWidth`×`sourceHeight` (trap); with `knownOpaque`, every
+  /// alpha byte is 255 (not checked).
+  public func resample(_ image: Image, knownOpaque: Bool = false) -> Image {
     precondition(image.width == sourceWidth && image.height == sourceHeight, "image size")
     switch path {
     case .passThrough:
-      // A decoded JPEG is opaque already: nothing to do.
-      if Self.isOpaque(image.pixels) { return image }
+      // An opaque image is the output already: nothing to do.
+      if knownOpaque || Self.isOpaque(image.pixels) { return image }
       return copyRows(image)
     case .rowCopy:
       return copyRows(image)

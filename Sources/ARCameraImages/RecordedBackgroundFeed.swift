@@ -175,7 +175,7 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
     /// Decodes image `index` and resamples it onto the output camera.
     func decode(_ index: Int) throws -> (Image, size: SIMD2<Int>) {
       let start = clock.now
-      let image = try source.image(at: index)
+      let (image, knownOpaque) = try source.imageKnowingOpacity(at: index)
       let decoded = clock.now
       let size = SIMD2(image.width, image.height)
       if resamplers[size] == nil {
@@ -184,7 +184,7 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
         resamplers[size] = CameraImageResampler(
           lens: sized, output: output, viewport: viewport, fill: fill)
       }
-      let resampled = resamplers[size]?.resample(image) ?? image
+      let resampled = resamplers[size]?.resample(image, knownOpaque: knownOpaque) ?? image
       record(decode: decoded - start, resample: clock.now - decoded)
       return (resampled, size)
     }

@@ -12,9 +12,21 @@ public protocol RecordedImageSource: AnyObject, Sendable {
   /// - Throws: `CameraImageFailure.skipped` for an image that cannot be read (the run warns and
   ///   keeps the previous image), any other error to end the run.
   func image(at index: Int) throws -> Image
+  /// Decodes image `index` as `image(at:)` does, and tells whether its every alpha byte is
+  /// known to be 255 without looking (a JPEG decodes opaque), so the resampler can hand it
+  /// through without checking. The default says not known.
+  /// - Throws: as `image(at:)`.
+  func imageKnowingOpacity(at index: Int) throws -> (image: Image, knownOpaque: Bool)
   /// Ends decoding (a child process is waited for).
   /// - Throws: when the source failed in a way that ends the run.
   func finish() throws
+}
+
+extension RecordedImageSource {
+  /// `image(at:)`, opacity not known.
+  public func imageKnowingOpacity(at index: Int) throws -> (image: Image, knownOpaque: Bool) {
+    (try image(at: index), false)
+  }
 }
 
 /// An image that could not be read; the run goes on with the previous one.
@@ -46,8 +58,14 @@ public final class ImageListSource: RecordedImageSource {
   /// Decodes the entry's file.
   /// - Throws: `CameraImageFailure` when it cannot be read or decoded.
   public func image(at index: Int) throws -> Image {
+    try imageKnowingOpacity(at: index).image
+  }
+
+  /// Decodes the entry's file; a JPEG is known opaque (`CameraImageDecoder.decodeJPEG`).
+  /// - Throws: `CameraImageFailure` when it cannot be read or decoded.
+  public func imageKnowingOpacity(at index: Int) throws -> (image: Image, knownOpaque: Bool) {
     do {
-      return try CameraImageDecoder.decode(contentsOf: list.entries[index].path)
+      return try CameraImageDecoder.decodeKnowingOpacity(contentsOf: list.entries[index].path)
     } catch {
       throw CameraImageFailure(reason: "\(error)")
     }
