@@ -130,8 +130,8 @@ struct ReplayOutputSafetyTests {
     let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
     #expect(
       names == [
-        ".arsim-lock", blocked, "depth_00000.png", "depth_00001.png", "events.jsonl",
-        "frame_00000.png", "frame_00001.png", "trace.jsonl",
+        ".arsim-lock", "depth_00000.png", "depth_00001.png", "events.jsonl", "frame_00000.png",
+        "frame_00001.png", blocked, "trace.jsonl",
       ])
   }
 
