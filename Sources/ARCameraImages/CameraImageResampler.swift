@@ -47,7 +47,8 @@ public struct CameraImageResampler: Sendable {
   /// With `Path.rowCopy`: per output row, the source pixel index its first pixel copies.
   private let sourceRowStarts: [Int]
 
-  /// Builds the table.
+  /// Builds the mapping: the copy paths when it is exact (found pixel by pixel without a
+  /// table), else the bilinear table.
   /// - Parameters:
   ///   - lens: the recorded images' lens (its intrinsics' size is the table's source size).
   ///   - output: the output camera's intrinsics (`ReplayScene.outputIntrinsics`).
@@ -64,74 +65,87 @@ public struct CameraImageResampler: Sendable {
     sourceWidth = lens.intrinsics.width
     sourceHeight = lens.intrinsics.height
     self.fill = fill
-    var offsets = [UInt32](repeating: .max, count: width * height)
-    var fractions = [SIMD2<UInt16>](repeating: .zero, count: width * height)
-    let k = lens.intrinsics
-    let maxX = Double(sourceWidth - 1)
-    let maxY = Double(sourceHeight - 1)
-    for v in 0..<height {
-      let yr = (Double(v) - output.cy) / output.fy
-      for u in 0..<width {
-        let xr = (Double(u) - output.cx) / output.fx
-        // Portrait: screen right = capture +Y (v down in the capture is screen left).
-        let (xc, yc) = viewport == .landscape ? (xr, yr) : (yr, -xr)
-        let (xd, yd) = lens.distortion.distort(x: xc, y: yc)
-        let sx = k.fx * xd + k.cx
-        let sy = k.fy * yd + k.cy
-        guard sx >= -0.5, sy >= -0.5, sx <= maxX + 0.5, sy <= maxY + 0.5 else { continue }
-        // Clamp to the edge centres (half a pixel of edge is replicated), then split the
-        // position into a top-left pixel and a fraction in 1/256 (a fraction of 256 moves on).
-        let px = (min(max(sx, 0), maxX) * 256).rounded()
-        let py = (min(max(sy, 0), maxY) * 256).rounded()
-        var (x0, fx) = (Int(px) >> 8, Int(px) & 255)
-        var (y0, fy) = (Int(py) >> 8, Int(py) & 255)
-        // The last column/row has no right/lower neighbour: the pixel before, fraction 1.
-        if x0 == sourceWidth - 1, x0 > 0 { (x0, fx) = (x0 - 1, 256) }
-        if y0 == sourceHeight - 1, y0 > 0 { (y0, fy) = (y0 - 1, 256) }
-        offsets[v * width + u] = UInt32(y0 * sourceWidth + x0)
-        fractions[v * width + u] = SIMD2(UInt16(fx), UInt16(fy))
-      }
-    }
-    let rowStarts =
-      copies
-      ? Self.rowStarts(
-        offsets: offsets, fractions: fractions, width: width, sourceWidth: sourceWidth)
-      : nil
-    if let rowStarts {
+    let mapping = Mapping(
+      lens: lens, output: output, viewport: viewport, sourceWidth: sourceWidth,
+      sourceHeight: sourceHeight)
+    // An exact mapping is found without the table (22 MB at 1920×1440, built only when needed).
+    if copies, let rowStarts = Self.rowStarts(mapping, width: width, height: height) {
       let rowLength = sourceWidth
       let identity =
         width == sourceWidth && height == sourceHeight
         && rowStarts.indices.allSatisfy { rowStarts[$0] == $0 * rowLength }
       path = identity ? .passThrough : .rowCopy
       sourceRowStarts = rowStarts
-      // The copies need no table.
-      self.offsets = []
-      self.fractions = []
-    } else {
-      path = .bilinear
-      sourceRowStarts = []
-      self.offsets = offsets
-      self.fractions = fractions
+      offsets = []
+      fractions = []
+      return
+    }
+    var offsets = [UInt32](repeating: .max, count: width * height)
+    var fractions = [SIMD2<UInt16>](repeating: .zero, count: width * height)
+    for v in 0..<height {
+      for u in 0..<width {
+        guard let (offset, fraction) = mapping.sample(u: u, v: v) else { continue }
+        offsets[v * width + u] = offset
+        fractions[v * width + u] = fraction
+      }
+    }
+    path = .bilinear
+    sourceRowStarts = []
+    self.offsets = offsets
+    self.fractions = fractions
+  }
+
+  /// Where the output pixels fall in the recorded image.
+  private struct Mapping {
+    let lens: CameraLens
+    let output: CameraIntrinsics
+    let viewport: Viewport
+    let sourceWidth: Int
+    let sourceHeight: Int
+
+    /// Output pixel (u, v)'s top-left source pixel index and its fraction right and down in
+    /// 1/256 (0…256), or nil where the ray misses the recorded image (`fill`).
+    @inline(__always) func sample(u: Int, v: Int) -> (UInt32, SIMD2<UInt16>)? {
+      let k = lens.intrinsics
+      let maxX = Double(sourceWidth - 1)
+      let maxY = Double(sourceHeight - 1)
+      let yr = (Double(v) - output.cy) / output.fy
+      let xr = (Double(u) - output.cx) / output.fx
+      // Portrait: screen right = capture +Y (v down in the capture is screen left).
+      let (xc, yc) = viewport == .landscape ? (xr, yr) : (yr, -xr)
+      let (xd, yd) = lens.distortion.distort(x: xc, y: yc)
+      let sx = k.fx * xd + k.cx
+      let sy = k.fy * yd + k.cy
+      guard sx >= -0.5, sy >= -0.5, sx <= maxX + 0.5, sy <= maxY + 0.5 else { return nil }
+      // Clamp to the edge centres (half a pixel of edge is replicated), then split the
+      // position into a top-left pixel and a fraction in 1/256 (a fraction of 256 moves on).
+      let px = (min(max(sx, 0), maxX) * 256).rounded()
+      let py = (min(max(sy, 0), maxY) * 256).rounded()
+      var (x0, fx) = (Int(px) >> 8, Int(px) & 255)
+      var (y0, fy) = (Int(py) >> 8, Int(py) & 255)
+      // The last column/row has no right/lower neighbour: the pixel before, fraction 1.
+      if x0 == sourceWidth - 1, x0 > 0 { (x0, fx) = (x0 - 1, 256) }
+      if y0 == sourceHeight - 1, y0 > 0 { (y0, fy) = (y0 - 1, 256) }
+      return (UInt32(y0 * sourceWidth + x0), SIMD2(UInt16(fx), UInt16(fy)))
     }
   }
 
   /// When every output pixel's bilinear weights fall wholly on one source pixel and each row's
-  /// pixels are consecutive source pixels: the source index of each row's first pixel.
-  private static func rowStarts(
-    offsets: [UInt32], fractions: [SIMD2<UInt16>], width: Int, sourceWidth: Int
-  ) -> [Int]? {
+  /// pixels are consecutive source pixels: the source index of each row's first pixel (nil at
+  /// the first pixel that is not).
+  private static func rowStarts(_ mapping: Mapping, width: Int, height: Int) -> [Int]? {
     guard width > 0 else { return nil }
+    let sourceWidth = mapping.sourceWidth
     var starts: [Int] = []
-    starts.reserveCapacity(offsets.count / width)
-    for rowStart in stride(from: 0, to: offsets.count, by: width) {
+    starts.reserveCapacity(height)
+    for v in 0..<height {
       var first = 0
       for u in 0..<width {
-        let offset = offsets[rowStart + u]
-        let f = fractions[rowStart + u]
         // A fraction of 256 (the last column or row) is the next pixel, whole.
-        guard offset != .max, f.x == 0 || f.x == 256, f.y == 0 || f.y == 256 else { return nil }
-        let index =
-          Int(offset) + (f.x == 256 ? 1 : 0) + (f.y == 256 ? sourceWidth : 0)
+        guard let (offset, f) = mapping.sample(u: u, v: v),
+          f.x == 0 || f.x == 256, f.y == 0 || f.y == 256
+        else { return nil }
+        let index = Int(offset) + (f.x == 256 ? 1 : 0) + (f.y == 256 ? sourceWidth : 0)
         if u == 0 {
           first = index
         } else if index != first + u {
