@@ -128,12 +128,45 @@ extension PreparedFrame {
         for j in range { shadeOne(j) }
         return
       }
-      // Eight samples at a time (`environmentColors`, the same bits); a last partial step
-      // repeats its last sample in the spare lanes.
+      // Float lanes (`EnvironmentRunSampler`); a last partial step repeats the run's last
+      // sample in the spare lanes and stores only the run's.
+      let dy = direction(u: 0, v: v).y
+      if let sampler = EnvironmentRunSampler(
+        triangle: triangle, diffuse: material.diffuse, texture: texture, intrinsics: intrinsics,
+        dy: dy, uStart: grid.u(range.lowerBound - rowBase), uStep: sampleSpacing,
+        dyStep: -sampleSpacing / intrinsics.fy, count: range.count),
+        let red = buffers.red.baseAddress, let green = buffers.green.baseAddress,
+        let blue = buffers.blue.baseAddress
+      {
+        let last = FloatLanes(repeating: Float(range.count - 1))
+        var j = range.lowerBound
+        while j < range.upperBound {
+          let columns = FloatLanes.laneIndices + Float(j - range.lowerBound)
+          let color = sampler.colors(k: select(columns .< last, columns, last), texture: texture)
+          let count = range.upperBound - j
+          // The buffers are padded (`BandRenderer`): lanes past the run are written back.
+          let inRun = FloatLanes.laneIndices .< Float(count)
+          @inline(__always) func store(_ lanes: FloatLanes, _ base: UnsafeMutablePointer<Float>) {
+            let raw = UnsafeMutableRawPointer(base + j)
+            if count >= laneCount {
+              raw.storeBytes(of: lanes, as: FloatLanes.self)
+            } else {
+              let kept = raw.loadUnaligned(as: FloatLanes.self)
+              raw.storeBytes(of: select(inRun, lanes, kept), as: FloatLanes.self)
+            }
+          }
+          store(color.0, red)
+          store(color.1, green)
+          store(color.2, blue)
+          j += laneCount
+        }
+        return
+      }
+      // Otherwise eight samples at a time in Double (`environmentColors`, the scalar path's
+      // bits); a last partial step repeats its last sample in the spare lanes.
       let n = triangle.planeNormal
       let du = SIMD3<Double>(1 / intrinsics.fx, 0, 0)
       let dv = SIMD3<Double>(0, -1 / intrinsics.fy, 0)
-      let dy = direction(u: 0, v: v).y
       let constants = EnvironmentRunConstants(
         triangle: triangle, diffuse: material.diffuse, dy: dy, normalDotU: (n * du).sum(),
         normalDotV: (n * dv).sum(), normalYTimesDy: n.y * dy, inverseFx: du.x,
