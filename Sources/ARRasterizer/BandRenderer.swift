@@ -35,6 +35,10 @@ struct BandRenderer {
   /// vector in the AVX-512 build, one 256-bit vector in the AVX2 build, two 128-bit ones in the
   /// baseline build). Float carries 24 bits, far more than the 8 of the output.
   var channels: [Float]
+  /// Per-row storage of `BackgroundRuns` (kept from band to band, so not allocated each time).
+  var backgroundRuns = BackgroundRuns()
+  var translucentRows: [TranslucentRow] = []
+  var backgroundBlends: [TranslucentBackgroundBlend] = []
 
   init(
     frame: PreparedFrame, background: BackgroundSampler, width: Int, height: Int, scale: Int,
@@ -96,6 +100,12 @@ struct BandRenderer {
     let scale = self.scale
     let width = self.width
     let hasTransparent = !frame.transparent.isEmpty
+    let paintsBackgroundRuns = frame.paintsBackgroundRuns(background: background, scale: scale)
+    // The band's reusable row storage, moved out for the render (and back at the end).
+    var (runs, translucentRows, blends) = (backgroundRuns, translucentRows, backgroundBlends)
+    defer {
+      (backgroundRuns, self.translucentRows, backgroundBlends) = (runs, translucentRows, blends)
+    }
     depths.withUnsafeMutableBufferPointer { depths in
       ids.withUnsafeMutableBufferPointer { ids in
         channels.withUnsafeMutableBufferPointer { channels in
@@ -123,11 +133,44 @@ struct BandRenderer {
               ids: UnsafeMutableBufferPointer(
                 rebasing: ids[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
               red: red, green: green, blue: blue)
+            let rowPixels = pixelBytes + (firstRow + row) * width * 4
+            if paintsBackgroundRuns, let rowIds = rowBuffers.ids.baseAddress {
+              // Long runs of background samples: their pixels straight from the background
+              // colour and the translucent triangles (`BackgroundRuns`); the rest as below.
+              runs.find(ids: rowIds, columns: grid.columns)
+              if !runs.background.isEmpty,
+                frame.translucentBackgroundRow(
+                  grid: rowGrid, rows: &translucentRows, blends: &blends)
+              {
+                for columns in runs.content {
+                  frame.shadeOpaque(
+                    grid: rowGrid, background: background, columns: columns, into: rowBuffers)
+                }
+                if hasTransparent {
+                  runs.content.withUnsafeBufferPointer { content in
+                    translucentRows.withUnsafeBufferPointer { rows in
+                      frame.blendTransparent(
+                        grid: rowGrid, within: content, rows: rows, into: rowBuffers)
+                    }
+                  }
+                }
+                for columns in runs.content {
+                  resolveRow(
+                    red: red, green: green, blue: blue, columns: grid.columns, scale: scale,
+                    width: width, pixels: columns, into: rowPixels)
+                }
+                let color = background.rowColor(v: rowGrid.v(rowGrid.firstRow))
+                for run in runs.background {
+                  paintBackground(run, color: color, blends: blends, into: rowPixels)
+                }
+                continue
+              }
+            }
             frame.shadeOpaque(grid: rowGrid, background: background, into: rowBuffers)
             if hasTransparent { frame.blendTransparent(grid: rowGrid, into: rowBuffers) }
             resolveRow(
               red: red, green: green, blue: blue, columns: grid.columns, scale: scale,
-              width: width, into: pixelBytes + (firstRow + row) * width * 4)
+              width: width, into: rowPixels)
           }
           guard writesDepth else { return }
           // Depth output is the pixel-centre ray's depth: with N = 1 that is the sample; with

@@ -146,8 +146,12 @@ extension PreparedFrame {
   /// Deferred shading: each sample's colour from its visible primitive or the background.
   ///
   /// Works along each sample row in runs of samples that show the same primitive (or the
-  /// background), so a run's sphere, material and lighting model are looked up once.
-  func shadeOpaque(grid: SampleGrid, background: BackgroundSampler, into buffers: SampleBuffers) {
+  /// background), so a run's sphere, material and lighting model are looked up once. Only the
+  /// sample columns `columns` of each row (all of them when nil) are shaded.
+  func shadeOpaque(
+    grid: SampleGrid, background: BackgroundSampler, columns: Range<Int>? = nil,
+    into buffers: SampleBuffers
+  ) {
     let sphereCount = Int32(spheres.count)
     let constantBackground: Bool
     if case .image = background.background {
@@ -156,13 +160,13 @@ extension PreparedFrame {
       constantBackground = true
     }
     let ids = buffers.ids
+    let shaded = columns ?? 0..<grid.columns
     for sy in grid.firstRow..<(grid.firstRow + grid.rowCount) {
       let v = grid.v(sy)
       let rowBase = (sy - grid.firstRow) * grid.columns
-      let rowEnd = rowBase + grid.columns
-      let rowBackground =
-        constantBackground ? SIMD3<Float>(background.color(u: 0, v: v)) : .zero
-      var i = rowBase
+      let rowEnd = rowBase + shaded.upperBound
+      let rowBackground = constantBackground ? background.rowColor(v: v) : .zero
+      var i = rowBase + shaded.lowerBound
       while i < rowEnd {
         let id = ids[i]
         let end = buffers.runEnd(from: i, limit: rowEnd)
@@ -273,9 +277,20 @@ extension PreparedFrame {
 
   /// Transparent primitives, back to front, depth-tested against the opaque depth (no depth
   /// writes), blended as `colour · (1 − α) + shaded · α`.
-  func blendTransparent(grid: SampleGrid, into buffers: SampleBuffers) {
+  ///
+  /// `ranges` (ascending, disjoint sample columns; all of each row when nil) limit the
+  /// triangles' samples; translucent spheres cover their whole rows, so a caller passes ranges
+  /// only for a frame without them (`BackgroundRuns`). `rows`, for a grid of one sample row,
+  /// hold each entry's `translucentRow` there (`translucentBackgroundRow`), else nil.
+  func blendTransparent(
+    grid: SampleGrid, within ranges: UnsafeBufferPointer<Range<Int>>? = nil,
+    rows: UnsafeBufferPointer<TranslucentRow>? = nil, into buffers: SampleBuffers
+  ) {
     let sphereCount = Int32(spheres.count)
-    for entry in transparent {
+    let rangeCount = ranges?.count ?? 1
+    /// Range k of `ranges` (the whole row without them).
+    @inline(__always) func range(_ k: Int) -> Range<Int> { ranges?[k] ?? 0..<grid.columns }
+    for (position, entry) in transparent.enumerated() {
       let alpha = materials[entry.material].opacity
       if entry.isSphere {
         if sphereReferencePaths {
@@ -293,49 +308,70 @@ extension PreparedFrame {
         for sy in grid.rows(minV: outline.minV, maxV: outline.maxV) {
           let v = grid.v(sy)
           let rowBase = (sy - grid.firstRow) * grid.columns
-          let columns = outline.coveredColumns(
-            v: v, columns: grid.columns(minU: outline.minU, maxU: outline.maxU), grid: grid)
-          guard !columns.isEmpty else { continue }
-          if material.isUniform,
-            let first = triangle.depth(direction: direction(u: grid.u(columns.lowerBound), v: v)),
-            let last = triangle.depth(
-              direction: direction(u: grid.u(columns.upperBound - 1), v: v)),
-            first <= far, last <= far
+          switch rows?[position] ?? translucentRow(triangle, material: material, grid: grid, sy: sy)
           {
-            // Along a row the computed depth h / (n · d(u)) is monotone in u (each rounded
-            // step is monotone and n · d keeps its sign between the ends), and so is its
-            // rounding to Float, so every depth of the row lies in [nearest, farthest] and most
-            // samples need no division.
-            let nearest = Float(min(first, last))
-            let farthest = Float(max(first, last))
-            // The plane's depths at sample columns sx ..< sx + laneCount (+∞ where it has none). Captures
-            // no `self`: a closure passed on copies what it captures, and copying the frame
-            // would retain each of its arrays.
+          case .none:
+            continue
+          case .uniform(let columns, let nearest, let farthest):
+            // The plane's depths at sample columns sx ..< sx + laneCount (+∞ where it has
+            // none). Captures no `self`: a closure passed on copies what it captures, and
+            // copying the frame would retain each of its arrays.
             let (intrinsics, far, dy) = (self.intrinsics, self.far, grid.rayY(sy))
             @inline(__always) func depths(_ sx: Int) -> FloatLanes {
               triangle.depths(
                 dx: (grid.u(lanesFrom: sx) - intrinsics.cx) / intrinsics.fx, dy: dy, far: far)
             }
-            blendUniform(
-              columns: columns, rowBase: rowBase, keep: keep, premultiplied: premultiplied,
-              into: buffers, nearest: nearest, farthest: farthest, depths: depths)
-            continue
-          }
-          for sx in columns {
-            let u = grid.u(sx)
-            let i = rowBase + sx
-            guard let t = triangle.depth(direction: direction(u: u, v: v)), t <= far,
-              Float(t) < buffers.depths[i]
-            else { continue }
-            let shaded = shade(
-              id: sphereCount + Int32(entry.index), sphereCount: sphereCount, u: u, v: v,
-              depth: t)
-            buffers.setColor(
-              i, SIMD3<Float>(SIMD3<Double>(buffers.color(i)) * (1 - alpha) + shaded * alpha))
+            for k in 0..<rangeCount {
+              let part = columns.clamped(to: range(k))
+              guard !part.isEmpty else { continue }
+              blendUniform(
+                columns: part, rowBase: rowBase, keep: keep, premultiplied: premultiplied,
+                into: buffers, nearest: nearest, farthest: farthest, depths: depths)
+            }
+          case .perSample(let columns):
+            for k in 0..<rangeCount {
+              for sx in columns.clamped(to: range(k)) {
+                let u = grid.u(sx)
+                let i = rowBase + sx
+                guard let t = triangle.depth(direction: direction(u: u, v: v)), t <= far,
+                  Float(t) < buffers.depths[i]
+                else { continue }
+                let shaded = shade(
+                  id: sphereCount + Int32(entry.index), sphereCount: sphereCount, u: u, v: v,
+                  depth: t)
+                buffers.setColor(
+                  i,
+                  SIMD3<Float>(SIMD3<Double>(buffers.color(i)) * (1 - alpha) + shaded * alpha))
+              }
+            }
           }
         }
       }
     }
+  }
+
+  /// How the translucent `triangle` (of `material`) covers sample row sy of `grid`.
+  @inline(__always) func translucentRow(
+    _ triangle: TrianglePrimitive, material: ShadingMaterial, grid: SampleGrid, sy: Int
+  ) -> TranslucentRow {
+    let outline = triangle.outline
+    let v = grid.v(sy)
+    let columns = outline.coveredColumns(
+      v: v, columns: grid.columns(minU: outline.minU, maxU: outline.maxU), grid: grid)
+    guard !columns.isEmpty else { return .none }
+    if material.isUniform,
+      let first = triangle.depth(direction: direction(u: grid.u(columns.lowerBound), v: v)),
+      let last = triangle.depth(direction: direction(u: grid.u(columns.upperBound - 1), v: v)),
+      first <= far, last <= far
+    {
+      // Along a row the computed depth h / (n · d(u)) is monotone in u (each rounded step is
+      // monotone and n · d keeps its sign between the ends), and so is its rounding to Float,
+      // so every depth of the row lies in [nearest, farthest] and most samples need no
+      // division.
+      return .uniform(
+        columns: columns, nearest: Float(min(first, last)), farthest: Float(max(first, last)))
+    }
+    return .perSample(columns: columns)
   }
 
   /// Blends `premultiplied` over the samples of `columns` (one sample row at `rowBase`) that a
@@ -439,4 +475,16 @@ extension PreparedFrame {
       material, texture: textures[material.textureIndex], normal: triangle.shadingNormal,
       view: view, uv: triangle.uv(at: d * exact))
   }
+}
+
+/// How a translucent triangle covers one sample row (`PreparedFrame.translucentRow`).
+enum TranslucentRow {
+  /// No sample of the row.
+  case none
+  /// Sample columns `columns`, uniform material: blended where the opaque depth lies beyond
+  /// `farthest`, never where at or before `nearest`, and in between where the triangle's own
+  /// depth is nearer (`blendUniform`).
+  case uniform(columns: Range<Int>, nearest: Float, farthest: Float)
+  /// Sample columns `columns`, each depth-tested and shaded on its own.
+  case perSample(columns: Range<Int>)
 }

@@ -213,6 +213,12 @@ struct BackgroundSampler: Sendable {
     return true
   }
 
+  /// The colour of every sample of row v for a solid or gradient background (which do not
+  /// depend on u), narrowed to Float; meaningless for an image.
+  @inline(__always) func rowColor(v: Double) -> SIMD3<Float> {
+    SIMD3<Float>(color(u: 0, v: v))
+  }
+
   /// The colour at screen point (u, v) (pixels, centres at integers), 0…1.
   @inline(__always) func color(u: Double, v: Double) -> SIMD3<Double> {
     switch background {

@@ -3,17 +3,21 @@
 /// RGBA8 pixels (byte order R, G, B, A) to `pixels`.
 ///
 /// `red`, `green`, `blue` hold the row's N sample rows of `columns` samples each (N = `scale`).
+/// Only the pixels `range` (the whole row when nil) are written; each pixel's bytes depend on
+/// its own samples alone.
 func resolveRow(
   red: UnsafeMutableBufferPointer<Float>, green: UnsafeMutableBufferPointer<Float>,
   blue: UnsafeMutableBufferPointer<Float>, columns: Int, scale: Int, width: Int,
-  into pixels: UnsafeMutableRawPointer
+  pixels range: Range<Int>? = nil, into pixels: UnsafeMutableRawPointer
 ) {
   let weight = 255 / Float(scale * scale)
-  var column = 0
+  let resolved = range ?? 0..<width
+  var column = resolved.lowerBound
   if scale == 1, let r = red.baseAddress, let g = green.baseAddress, let b = blue.baseAddress {
-    column = resolveSingleSampleRow(red: r, green: g, blue: b, width: width, into: pixels)
+    column = resolveSingleSampleRow(
+      red: r, green: g, blue: b, columns: resolved, into: pixels)
   }
-  while column < width {
+  while column < resolved.upperBound {
     // Lanes 0…2: red, green, blue (the others unused).
     var sum = FloatLanes.zero
     for sy in 0..<scale {
@@ -31,34 +35,51 @@ func resolveRow(
   }
 }
 
-/// The N = 1 resolve of the first whole vectors of a row (`resolveRow`), `laneCount` pixels per
-/// step, the same operations lane by lane; returns the pixels done. Its own function: inside
-/// `resolveRow` the optimizer did not inline the sixteen-lane loads and stores.
+/// The N = 1 resolve of the first whole vectors of pixels `columns` of a row (`resolveRow`),
+/// `laneCount` pixels per step, the same operations lane by lane; returns the first pixel not
+/// done. Its own function: inside `resolveRow` the optimizer did not inline the sixteen-lane
+/// loads and stores.
 private func resolveSingleSampleRow(
   red r: UnsafeMutablePointer<Float>, green g: UnsafeMutablePointer<Float>,
-  blue b: UnsafeMutablePointer<Float>, width: Int, into pixels: UnsafeMutableRawPointer
+  blue b: UnsafeMutablePointer<Float>, columns: Range<Int>, into pixels: UnsafeMutableRawPointer
 ) -> Int {
-  var column = 0
-  while column + laneCount <= width {
-    #if ARSIM_RASTERIZER_AVX2 || ARSIM_RASTERIZER_AVX512
-      // `biasedBytes`: 0x4B00_00vv per lane; the shifts push 0x4B out of the word, and the
-      // alpha byte covers it in red.
-      let red = biasedBytes(UnsafeRawPointer(r + column).loadUnaligned(as: FloatLanes.self) * 255)
-      let green = biasedBytes(
-        UnsafeRawPointer(g + column).loadUnaligned(as: FloatLanes.self) * 255)
-      let blue = biasedBytes(
-        UnsafeRawPointer(b + column).loadUnaligned(as: FloatLanes.self) * 255)
-    #else
-      let red = bytes(UnsafeRawPointer(r + column).loadUnaligned(as: FloatLanes.self) * 255)
-      let green = bytes(UnsafeRawPointer(g + column).loadUnaligned(as: FloatLanes.self) * 255)
-      let blue = bytes(UnsafeRawPointer(b + column).loadUnaligned(as: FloatLanes.self) * 255)
-    #endif
-    let rgba = red | green &<< 8 | blue &<< 16 | 0xFF00_0000
+  var column = columns.lowerBound
+  while column + laneCount <= columns.upperBound {
+    let rgba = packedPixels(
+      red: UnsafeRawPointer(r + column).loadUnaligned(as: FloatLanes.self),
+      green: UnsafeRawPointer(g + column).loadUnaligned(as: FloatLanes.self),
+      blue: UnsafeRawPointer(b + column).loadUnaligned(as: FloatLanes.self))
     // RGBA bytes in memory order: each pixel's UInt32 little-endian.
     (pixels + column * 4).storeBytes(of: rgba.littleEndianLanes, as: UInt32Lanes.self)
     column += laneCount
   }
   return column
+}
+
+/// The RGBA8 pixel (as a word, red in the low byte) that `resolveRow` writes for one sample
+/// per pixel of colour `color`: the same operations as its vector steps.
+func resolvedPixel(_ color: SIMD3<Float>) -> UInt32 {
+  packedPixels(
+    red: FloatLanes(repeating: color.x), green: FloatLanes(repeating: color.y),
+    blue: FloatLanes(repeating: color.z))[0]
+}
+
+/// The N = 1 resolve of `laneCount` pixels from their colours (`resolveRow`).
+@_transparent private func packedPixels(red r: FloatLanes, green g: FloatLanes, blue b: FloatLanes)
+  -> UInt32Lanes
+{
+  #if ARSIM_RASTERIZER_AVX2 || ARSIM_RASTERIZER_AVX512
+    // `biasedBytes`: 0x4B00_00vv per lane; the shifts push 0x4B out of the word, and the
+    // alpha byte covers it in red.
+    let red = biasedBytes(r * 255)
+    let green = biasedBytes(g * 255)
+    let blue = biasedBytes(b * 255)
+  #else
+    let red = bytes(r * 255)
+    let green = bytes(g * 255)
+    let blue = bytes(b * 255)
+  #endif
+  return red | green &<< 8 | blue &<< 16 | 0xFF00_0000
 }
 
 /// ⌊clamp(x, 0, 255) + ½⌋ per lane, NaN → 0 (as IEEE maximum(NaN, 0) = 0).
