@@ -200,9 +200,11 @@ let package = Package(
 
     // MARK: Tests
     // Helpers every test target shares (temporary folders, captured command output, the
-    // fixtures in Tests/__Fixtures__); a plain target, not a product.
+    // fixtures in Tests/__Fixtures__, video checks, a rendered run); a plain target, not a
+    // product.
     .target(
-      name: "ARTestSupport", dependencies: ["ARSimCLI", "ARSupport", "ARMath"],
+      name: "ARTestSupport",
+      dependencies: ["ARSimCLI", "ARSupport", "ARMath", "ARChildProcess", "ARRender", "ARReplay"],
       path: "Tests/ARTestSupport", swiftSettings: cxxInterop),
     .testTarget(name: "ARMathTests", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .testTarget(name: "ARSceneTests", dependencies: ["ARScene"], swiftSettings: cxxInterop),

@@ -29,7 +29,7 @@ import Testing
   /// Frame `frame` of a bundled scene at its own size, with and without the HUD.
   static func frames(_ scene: String, frame: Int) throws -> (plain: Image, hud: Image) {
     let loaded = try ReplayScene.load(
-      path: RenderedRun.repository + "/Scenes/\(scene).json", registry: .builtIn)
+      path: Fixtures.repository + "/Scenes/\(scene).json", registry: .builtIn)
     let folder = TemporaryFolder("hud").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     var plain = ReplayOptions(
@@ -181,7 +181,7 @@ import Testing
   func trackingInSceneFile() throws {
     let folder = TemporaryFolder("tracking").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let track = RenderedRun.repository + "/Scenes/Inputs/tum_fr1_xyz_groundtruth.txt"
+    let track = Fixtures.repository + "/Scenes/Inputs/tum_fr1_xyz_groundtruth.txt"
     func scene(_ tracking: String) -> String {
       """
       {"name": "t", "track": {"path": "\(track)", "format": "tum"},
@@ -230,7 +230,7 @@ final class RecordingOverlay: FrameOverlay, @unchecked Sendable {
   @Test("collab-three, view C at 5 s: B's name over B's peer sphere, drawn in the frame")
   func peerNames() throws {
     let scene = try ReplayScene.load(
-      path: RenderedRun.repository + "/Scenes/collab-three.json", registry: .builtIn)
+      path: Fixtures.repository + "/Scenes/collab-three.json", registry: .builtIn)
     let folder = TemporaryFolder("collab-hud").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     var options = ReplayOptions(

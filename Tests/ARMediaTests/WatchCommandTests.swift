@@ -93,7 +93,7 @@ import Testing
 
   /// tum-house-undo at 96×72 with absolute input paths, in `folder`.
   static func smallScene(in folder: String) throws -> String {
-    let scenes = RenderedRun.repository + "/Scenes"
+    let scenes = Fixtures.repository + "/Scenes"
     let text = try String(contentsOfFile: scenes + "/tum-house-undo.json", encoding: .utf8)
       .replacingOccurrences(of: "\"Inputs/", with: "\"" + scenes + "/Inputs/")
       .replacingOccurrences(

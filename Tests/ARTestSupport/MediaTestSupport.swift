@@ -1,16 +1,15 @@
 import ARChildProcess
 import ARRender
-import ARVideoExport
 import Foundation
 import Testing
 
-/// Shared helpers: real tools (ffprobe, ffmpeg) run as child processes,
-/// error measures between images.
-enum MediaTestSupport {
-  static var environment: [String: String] { ProcessInfo.processInfo.environment }
+/// What the video export and command-line tests check videos with: the real ffprobe and
+/// ffmpeg run as child processes, and error measures between images.
+public enum MediaTestSupport {
+  public static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
   /// The path of a tool on PATH, or a test failure.
-  static func tool(_ name: String) throws -> String {
+  public static func tool(_ name: String) throws -> String {
     try #require(
       ExecutableLocator.find(name, environment: environment),
       "\(name) is needed (Debian package ffmpeg; Scripts/install-dependencies)")
@@ -18,7 +17,7 @@ enum MediaTestSupport {
 
   /// ffprobe's JSON for the first video stream: the fields the tests check, frames counted
   /// by decoding (`-count_frames`).
-  static func probe(_ video: String) throws -> [String: Any] {
+  public static func probe(_ video: String) throws -> [String: Any] {
     let (termination, output, errors) = try ChildProcess.run(
       try tool("ffprobe"),
       [
@@ -38,7 +37,7 @@ enum MediaTestSupport {
   /// `width`×`height`. Chroma is upsampled nearest-neighbour: each 2×2 block gets its own
   /// chroma, the inverse of the encoder's block mean, so a player's bilinear smear across
   /// colour edges (present in any 4:2:0 video) is not counted as the encoder's error.
-  static func decodeFrame(
+  public static func decodeFrame(
     _ video: String, index: Int, width: Int, height: Int, matrix: String = "bt709"
   ) throws -> Image {
     let filter =
@@ -62,7 +61,7 @@ enum MediaTestSupport {
   }
 
   /// The Y′ plane (limited-range code values as stored, no conversion) of frame `index`.
-  static func decodeLuma(_ video: String, index: Int, width: Int, height: Int) throws -> [UInt8] {
+  public static func decodeLuma(_ video: String, index: Int, width: Int, height: Int) throws -> [UInt8] {
     let (termination, output, errors) = try ChildProcess.run(
       try tool("ffmpeg"),
       [
@@ -78,7 +77,7 @@ enum MediaTestSupport {
 
   /// PSNR (dB) between a decoded Y′ plane and the BT.709 limited-range luma of `image`
   /// computed here in Double: 16 + 219 · (0.2126 R + 0.7152 G + 0.0722 B) / 255.
-  static func lumaPSNR(_ image: Image, _ luma: [UInt8]) -> Double {
+  public static func lumaPSNR(_ image: Image, _ luma: [UInt8]) -> Double {
     var squared = 0.0
     for i in 0..<(image.width * image.height) {
       let r = Double(image.pixels[i * 4])
@@ -93,7 +92,7 @@ enum MediaTestSupport {
   }
 
   /// Mean absolute error over R, G, B (levels 0…255) and PSNR (dB, peak 255).
-  static func error(_ a: Image, _ b: Image) -> (meanAbsolute: Double, psnr: Double) {
+  public static func error(_ a: Image, _ b: Image) -> (meanAbsolute: Double, psnr: Double) {
     precondition(a.width == b.width && a.height == b.height)
     var absolute = 0.0
     var squared = 0.0
@@ -111,7 +110,7 @@ enum MediaTestSupport {
 
   /// The top-level MP4 box types in file order (`ftyp`, `moov`, `mdat`, …), read from the
   /// box headers (ISO/IEC 14496-12 §4.2: 32-bit size, 4-character type, 64-bit size if 1).
-  static func topLevelBoxes(_ path: String) throws -> [String] {
+  public static func topLevelBoxes(_ path: String) throws -> [String] {
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     var boxes: [String] = []
     var offset = 0
