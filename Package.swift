@@ -218,6 +218,8 @@ let package = Package(
       name: "ARTrackingTests", dependencies: ["ARTracking", "ARMath", "ARScene"],
       swiftSettings: cxxInterop),
     .testTarget(
+      name: "ARTextTests", dependencies: ["ARText", "ARRender"], swiftSettings: cxxInterop),
+    .testTarget(
       name: "ARMediaTests",
       dependencies: [
         "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARRender", "ARReplay",
