@@ -220,6 +220,10 @@ let package = Package(
     .testTarget(
       name: "ARTextTests", dependencies: ["ARText", "ARRender"], swiftSettings: cxxInterop),
     .testTarget(
+      name: "ARVideoExportTests",
+      dependencies: ["ARVideoExport", "ARRender", "ARChildProcess", "ARTestSupport"],
+      swiftSettings: cxxInterop),
+    .testTarget(
       name: "ARMediaTests",
       dependencies: [
         "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARRender", "ARReplay",
