@@ -224,6 +224,12 @@ let package = Package(
       dependencies: ["ARVideoExport", "ARRender", "ARChildProcess", "ARTestSupport"],
       swiftSettings: cxxInterop),
     .testTarget(
+      name: "ARReportTests",
+      dependencies: [
+        "ARReport", "ARRender", "ARReplay", "ARSession", "ARSimCLI", "ARTestSupport",
+      ],
+      swiftSettings: cxxInterop),
+    .testTarget(
       name: "ARMediaTests",
       dependencies: [
         "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARRender", "ARReplay",

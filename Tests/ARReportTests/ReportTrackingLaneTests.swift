@@ -1,6 +1,7 @@
 import ARRender
 import ARReplay
 import ARSession
+import ARSimCLI
 import ARTestSupport
 import Foundation
 import Testing
