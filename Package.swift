@@ -230,12 +230,19 @@ let package = Package(
       ],
       swiftSettings: cxxInterop),
     .testTarget(
+      name: "ARHeadsUpDisplayTests",
+      dependencies: [
+        "ARHeadsUpDisplay", "ARText", "ARMeasure", "ARRender", "ARReplay", "ARScene", "ARSession",
+        "ARSimCLI", "ARSimTesting", "ARTestSupport",
+      ],
+      exclude: ["__Goldens__"], swiftSettings: cxxInterop),
+    .testTarget(
       name: "ARMediaTests",
       dependencies: [
         "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARRender", "ARReplay",
         "ARSimCLI", "ARSession", "ARMeasure", "ARSimTesting", "ARChildProcess", "ARTestSupport",
       ],
-      exclude: ["__Goldens__"], swiftSettings: cxxInterop),
+      swiftSettings: cxxInterop),
     .testTarget(
       name: "ARRenderTests",
       dependencies: ["ARRender", "ARRasterizer", "CPNGWriter", "ARTestSupport"],
