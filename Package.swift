@@ -237,13 +237,6 @@ let package = Package(
       ],
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
-      name: "ARMediaTests",
-      dependencies: [
-        "ARText", "ARVideoExport", "ARReport", "ARHeadsUpDisplay", "ARRender", "ARReplay",
-        "ARSimCLI", "ARSession", "ARMeasure", "ARSimTesting", "ARChildProcess", "ARTestSupport",
-      ],
-      swiftSettings: cxxInterop),
-    .testTarget(
       name: "ARRenderTests",
       dependencies: ["ARRender", "ARRasterizer", "CPNGWriter", "ARTestSupport"],
       exclude: ["__Fixtures__"],
@@ -291,7 +284,10 @@ let package = Package(
       exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests",
-      dependencies: ["ARSimCLI", "ARRender", "ARFormats", "ARTestSupport", "ARChildProcess"],
+      dependencies: [
+        "ARSimCLI", "ARRender", "ARFormats", "ARTestSupport", "ARChildProcess", "ARVideoExport",
+        "ARReport",
+      ],
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARBatchTests", dependencies: ["ARBatch", "ARSimCLI", "ARTestSupport"],
