@@ -6,6 +6,7 @@ import Testing
 /// What the video export and command-line tests check videos with: the real ffprobe and
 /// ffmpeg run as child processes, and error measures between images.
 public enum MediaTestSupport {
+  /// This process's environment: where `tool` looks (PATH), and what tests hand the encoder.
   public static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
   /// The path of a tool on PATH, or a test failure.
@@ -61,7 +62,9 @@ public enum MediaTestSupport {
   }
 
   /// The Y′ plane (limited-range code values as stored, no conversion) of frame `index`.
-  public static func decodeLuma(_ video: String, index: Int, width: Int, height: Int) throws -> [UInt8] {
+  public static func decodeLuma(
+    _ video: String, index: Int, width: Int, height: Int
+  ) throws -> [UInt8] {
     let (termination, output, errors) = try ChildProcess.run(
       try tool("ffmpeg"),
       [
