@@ -10,11 +10,11 @@ import Testing
 /// `arsim video`, `arsim report` and `render --video --report` in-process, checked with
 /// ffprobe/ffmpeg and the files they write.
 @Suite struct WatchCommandTests {
-  static func run(_ arguments: [String], environment: [String: String]? = nil) -> (Int32, String) {
-    let box = TextBox()
-    let output = CommandOutput(
-      standardOutput: { box.append($0) }, standardError: { box.append($0) })
-    return (ARSimCLI.run(arguments: arguments, output: output), box.text)
+  /// `arsim ARGUMENTS` in process: its exit code, and its standard output and error as one
+  /// text (the checks look for words in either).
+  static func run(_ arguments: [String]) -> (Int32, String) {
+    let (status, captured) = runCommand(arguments)
+    return (status, captured.standardOutput + captured.standardError)
   }
 
   /// Tolerance for a rendered frame, directly against its PNG: MAE ≤ 3 levels, PSNR ≥ 28 dB.
@@ -181,21 +181,5 @@ import Testing
   func missingFolder() {
     #expect(Self.run(["report", "/nonexistent/run"]).0 == 66)
     #expect(Self.run(["video", "/nonexistent/run", "/tmp/x.mp4"]).0 == 66)
-  }
-}
-
-/// Collects a command's text (tests run commands from several threads).
-final class TextBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private var collected = ""
-  func append(_ text: String) {
-    lock.lock()
-    collected += text
-    lock.unlock()
-  }
-  var text: String {
-    lock.lock()
-    defer { lock.unlock() }
-    return collected
   }
 }
