@@ -86,4 +86,27 @@ struct TranslucentSphereTests {
     }
     #expect(blendedPixels > pixels / 2, "\(blendedPixels) of \(pixels) pixels blended")
   }
+
+  @Test(
+    "rows whose width is no multiple of the lane count match the reference, the last block part filled"
+  )
+  func oddWidthsMatchScalarReference() {
+    var random = SeededGenerator(seed: 126)
+    var blendedPixels = 0
+    var pixels = 0
+    for trial in 0..<9 {
+      let (root, translucent) = Self.scene(trial: trial, random: &random)
+      let camera = originCamera(width: 45 + 7 * (trial % 3), height: 23, focal: 36)
+      let counts = expectLanesMatchReferencePaths(
+        root, content: translucent, camera: camera, label: "odd width, trial \(trial)"
+      ) { set, threads in
+        RenderOptions(
+          threads: threads, supersampling: 1 + trial % 2, background: .solid(.black),
+          instructionSet: set)
+      }
+      blendedPixels += counts.changed
+      pixels += counts.pixels
+    }
+    #expect(blendedPixels > pixels / 2, "\(blendedPixels) of \(pixels) pixels blended")
+  }
 }
