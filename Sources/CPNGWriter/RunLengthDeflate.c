@@ -162,16 +162,23 @@ static void equal_masks_scalar(const uint8_t *row, size_t n, size_t d, uint64_t 
 #endif
 
 #if defined(__x86_64__)
-/// SSE2 (every x86-64 processor): 16 compares per instruction. Loads run up to 63 bytes past n,
-/// into the strip's slack; those bits are cleared.
-static void equal_masks_sse2(const uint8_t *row, size_t n, size_t d, uint64_t *masks) {
-  size_t words = (n + 63) / 64;
-  // The first 64 bytes one by one: nothing before the row may be read.
+/// The mask word of the row's first 64 bytes, compared one by one: a vector load there would
+/// read before the row.
+static uint64_t first_equal_mask(const uint8_t *row, size_t n, size_t d) {
   uint64_t first = 0;
   for (size_t i = d; i < n && i < 64; ++i) {
     if (row[i] == row[i - d]) first |= 1ull << i;
   }
-  masks[0] = first;
+  return first;
+}
+#endif
+
+#if defined(__x86_64__)
+/// SSE2 (every x86-64 processor): 16 compares per instruction. Loads run up to 63 bytes past n,
+/// into the strip's slack; those bits are cleared.
+static void equal_masks_sse2(const uint8_t *row, size_t n, size_t d, uint64_t *masks) {
+  size_t words = (n + 63) / 64;
+  masks[0] = first_equal_mask(row, n, d);
   for (size_t w = 1; w < words; ++w) {
     const uint8_t *p = row + 64 * w;
     uint64_t bits = 0;
@@ -191,11 +198,7 @@ static void equal_masks_sse2(const uint8_t *row, size_t n, size_t d, uint64_t *m
 __attribute__((target("avx2"))) static void equal_masks_avx2(const uint8_t *row, size_t n,
                                                              size_t d, uint64_t *masks) {
   size_t words = (n + 63) / 64;
-  uint64_t first = 0;
-  for (size_t i = d; i < n && i < 64; ++i) {
-    if (row[i] == row[i - d]) first |= 1ull << i;
-  }
-  masks[0] = first;
+  masks[0] = first_equal_mask(row, n, d);
   for (size_t w = 1; w < words; ++w) {
     const uint8_t *p = row + 64 * w;
     __m256i a0 = _mm256_loadu_si256((const __m256i *)p);

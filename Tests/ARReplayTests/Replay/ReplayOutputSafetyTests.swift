@@ -32,6 +32,16 @@ struct ReplayOutputSafetyTests {
     return (fixture, StrokeLog(messages: HelperSimulation().messages(for: drawing)).jsonLines)
   }
 
+  /// `fixture()` with its track, stroke log and scene (`scene.json`) written.
+  static func sceneFixture(depth: Bool = false) throws -> ReplayFixture {
+    let (fixture, strokes) = try fixture()
+    try fixture.writeTrack("track.json", [(0, .identity), (2, .identity)])
+    try fixture.write("strokes.jsonl", strokes)
+    try fixture.write(
+      "scene.json", scene(track: "track.json", strokes: "strokes.jsonl", depth: depth))
+    return fixture
+  }
+
   func render(_ arguments: [String]) -> (Int32, String) {
     let captured = CapturedOutput()
     let code = ARSimCLI.run(
@@ -76,13 +86,9 @@ struct ReplayOutputSafetyTests {
     "a frame that cannot be committed takes its lines back; a stale run.json is gone",
     arguments: [false, true])
   func failedCommit(pipelined: Bool) throws {
-    let (fixture, strokes) = try Self.fixture()
+    let fixture = try Self.sceneFixture(depth: true)
     defer { fixture.remove() }
     let out = fixture.directory + "/out"
-    try fixture.writeTrack("track.json", [(0, .identity), (2, .identity)])
-    try fixture.write("strokes.jsonl", strokes)
-    try fixture.write(
-      "scene.json", Self.scene(track: "track.json", strokes: "strokes.jsonl", depth: true))
     try fixture.write("out/run.json", "{\"framesWritten\": [0, 1, 2, 3, 4]}\n")
     try FileManager.default.createDirectory(
       atPath: out + "/frame_00002.png", withIntermediateDirectories: false)
@@ -108,13 +114,9 @@ struct ReplayOutputSafetyTests {
     "a frame whose temporary file cannot be written publishes nothing; later frames' go",
     arguments: [false, true])
   func failedStaging(pipelined: Bool) throws {
-    let (fixture, strokes) = try Self.fixture()
+    let fixture = try Self.sceneFixture(depth: true)
     defer { fixture.remove() }
     let out = fixture.directory + "/out"
-    try fixture.writeTrack("track.json", [(0, .identity), (2, .identity)])
-    try fixture.write("strokes.jsonl", strokes)
-    try fixture.write(
-      "scene.json", Self.scene(track: "track.json", strokes: "strokes.jsonl", depth: true))
     // A folder under frame 2's temporary name: staging it fails (`O_EXCL`), while frames 3
     // and 4 may already be staged on the other encoder thread.
     let blocked = "frame_00002.png" + FileIO.temporarySuffix + String(getpid())
@@ -139,12 +141,9 @@ struct ReplayOutputSafetyTests {
     "render refuses a symbolic link planted at an output name and leaves its target alone",
     arguments: ["trace.jsonl", "events.jsonl", "frame_00003.png", "run.json"])
   func plantedLink(name: String) throws {
-    let (fixture, strokes) = try Self.fixture()
+    let fixture = try Self.sceneFixture()
     defer { fixture.remove() }
     let d = fixture.directory
-    try fixture.writeTrack("track.json", [(0, .identity), (2, .identity)])
-    try fixture.write("strokes.jsonl", strokes)
-    try fixture.write("scene.json", Self.scene(track: "track.json", strokes: "strokes.jsonl"))
     try fixture.write("victim.txt", "precious\n")
     try FileManager.default.createSymbolicLink(
       atPath: d + "/out/" + name, withDestinationPath: d + "/victim.txt")
@@ -160,12 +159,9 @@ struct ReplayOutputSafetyTests {
 
   @Test("an output folder reached through a symbolic link is written normally")
   func linkedOutputFolder() throws {
-    let (fixture, strokes) = try Self.fixture()
+    let fixture = try Self.sceneFixture()
     defer { fixture.remove() }
     let d = fixture.directory
-    try fixture.writeTrack("track.json", [(0, .identity), (2, .identity)])
-    try fixture.write("strokes.jsonl", strokes)
-    try fixture.write("scene.json", Self.scene(track: "track.json", strokes: "strokes.jsonl"))
     try FileManager.default.createSymbolicLink(atPath: d + "/Output", withDestinationPath: "out")
     let (code, message) = render([d + "/scene.json", "--out", d + "/Output"])
     #expect(code == 0, "\(message)")
