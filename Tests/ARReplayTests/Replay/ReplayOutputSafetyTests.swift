@@ -42,6 +42,17 @@ struct ReplayOutputSafetyTests {
     return fixture
   }
 
+  /// Runs the fixture's `scene.json` into `out` on one render thread, expecting the
+  /// `InputError` it must stop with (an issue is recorded when it does not throw one).
+  static func failingRun(_ fixture: ReplayFixture, out: String, pipelined: Bool) throws
+    -> InputError?
+  {
+    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json", registry: .builtIn)
+    var options = ReplayOptions(outputDirectory: out, threads: 1)
+    options.pipelined = pipelined
+    return #expect(throws: InputError.self) { try Replay(scene: scene).run(options) }
+  }
+
   func render(_ arguments: [String]) -> (Int32, String) {
     let captured = CapturedOutput()
     let code = ARSimCLI.run(
@@ -92,10 +103,7 @@ struct ReplayOutputSafetyTests {
     try fixture.write("out/run.json", "{\"framesWritten\": [0, 1, 2, 3, 4]}\n")
     try FileManager.default.createDirectory(
       atPath: out + "/frame_00002.png", withIntermediateDirectories: false)
-    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json", registry: .builtIn)
-    var options = ReplayOptions(outputDirectory: out, threads: 1)
-    options.pipelined = pipelined
-    let error = #expect(throws: InputError.self) { try Replay(scene: scene).run(options) }
+    let error = try Self.failingRun(fixture, out: out, pipelined: pipelined)
     #expect(error?.kind == .cannotCreate)
     #expect(error?.location.file == out + "/frame_00002.png")
     #expect(error?.reason.contains("is not a regular file") == true)
@@ -122,10 +130,7 @@ struct ReplayOutputSafetyTests {
     let blocked = "frame_00002.png" + FileIO.temporarySuffix + String(getpid())
     try FileManager.default.createDirectory(
       atPath: out + "/" + blocked, withIntermediateDirectories: false)
-    let scene = try ReplayScene.load(path: fixture.directory + "/scene.json", registry: .builtIn)
-    var options = ReplayOptions(outputDirectory: out, threads: 1)
-    options.pipelined = pipelined
-    let error = #expect(throws: InputError.self) { try Replay(scene: scene).run(options) }
+    let error = try Self.failingRun(fixture, out: out, pipelined: pipelined)
     #expect(error?.kind == .cannotCreate)
     #expect(error?.location.file == out + "/frame_00002.png")
     #expect(try fixture.jsonLines("trace.jsonl").map { $0["frame"] as? Int } == [0, 1])
