@@ -165,7 +165,9 @@ public final class Y4MReader {
     if nextIndex == frameOffsets.count { frameOffsets.append(offset) }
     guard let line = try Self.readLine(file, path: path, offset: offset, isHeader: false) else {
       frameCount = nextIndex
-      frameOffsets.removeLast(frameOffsets.count - nextIndex)
+      // Frame 0's offset (just past the header) stays even in a file of no frames: `scan`
+      // and `frame(at:)` seek to it.
+      frameOffsets.removeLast(frameOffsets.count - max(nextIndex, 1))
       return nil
     }
     let marker = Array("FRAME".utf8)

@@ -51,6 +51,15 @@ import Testing
     #expect(try reader.nextFrame()?.index == 0)
   }
 
+  @Test("a header with no frame is a stream of 0 frames, scanned and read again without a trap")
+  func noFrames() throws {
+    let reader = try Y4MReader(path: Y4MTestFile.write(Array("YUV4MPEG2 W2 H2 F25:1\n".utf8)))
+    #expect(try reader.scan() == 0)
+    #expect(try reader.scan() == 0)
+    #expect(try reader.frame(at: 0) == nil)
+    #expect(try reader.nextFrame() == nil)
+  }
+
   @Test("a truncated last frame names the file, the byte offset of its planes and the frame")
   func truncated() throws {
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: fixture)))
