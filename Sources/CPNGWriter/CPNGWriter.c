@@ -221,6 +221,77 @@ __attribute__((target("avx2"))) static uint8_t up_rgbx_avx2_adler(const uint8_t 
   return up_rgbx_avx2_body(cur, above, width, out, sums);
 }
 
+/// The AVX2 filter 16 pixels at a time (AVX-512 BW, VBMI, VNNI): one `vpermb` packs 64 bytes
+/// of RGBX to 48 of RGB and zeroes the other 16, and `vpdpbusd` multiplies by the weights and
+/// adds in one instruction (`vpmaddubsw` + `vpmaddwd` on AVX2).
+static inline __attribute__((always_inline,
+                             target("avx512f,avx512bw,avx512vbmi,avx512vnni"))) uint8_t
+up_rgbx_avx512_body(const uint8_t *cur, const uint8_t *above, size_t width, uint8_t *out,
+                    adler_sums *sums) {
+  // Output byte k < 48 is byte 4 · (k / 3) + k mod 3 of the 16 pixels.
+  static const uint8_t order[64] = {
+      0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18, 20,
+      21, 22, 24, 25, 26, 28, 29, 30, 32, 33, 34, 36, 37, 38, 40, 41,
+      42, 44, 45, 46, 48, 49, 50, 52, 53, 54, 56, 57, 58, 60, 61, 62,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  };
+  const __m512i pack = _mm512_loadu_si512(order);
+  const __mmask64 kept = (1ull << 48) - 1;
+  // As in the AVX2 filter, with blocks of 48 bytes: byte j of a block adds 48 − j times itself
+  // to s2; the 16 zeroed bytes weigh 0.
+  static const uint8_t weight[64] = {
+      48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33,
+      32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17,
+      16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  };
+  const __m512i weights = _mm512_loadu_si512(weight);
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i all = _mm512_set1_epi8(-1);
+  __m512i s1 = zero, before = zero, s2 = zero;  // 64-bit, 64-bit and 32-bit lanes
+  size_t x = 0;
+  for (; x + 16 <= width; x += 16) {
+    __m512i c = _mm512_loadu_si512(cur + 4 * x);
+    __m512i a = above ? _mm512_loadu_si512(above + 4 * x) : zero;
+    all = _mm512_and_si512(all, c);
+    __m512i d = _mm512_maskz_permutexvar_epi8(kept, pack, _mm512_sub_epi8(c, a));
+    // 64 bytes stored, 48 kept: the next store, the tail or the caller's slack covers the rest.
+    _mm512_storeu_si512(out + 3 * x, d);
+    if (sums) {
+      before = _mm512_add_epi64(before, s1);
+      s1 = _mm512_add_epi64(s1, _mm512_sad_epu8(d, zero));
+      // Unsigned bytes by signed weights, four per 32-bit lane; a lane holds ≤ 4 · 255 · 48 per
+      // block, so below 2^32 for rows up to 2^20 pixels (the caller's limit), read unsigned.
+      s2 = _mm512_dpbusd_epi32(s2, d, weights);
+    }
+  }
+  if (sums) {
+    uint32_t parts[16];
+    _mm512_storeu_si512(parts, s2);
+    uint64_t rowS2 = 48 * (uint64_t)_mm512_reduce_add_epi64(before);
+    for (int k = 0; k < 16; ++k) rowS2 += parts[k];
+    const uint64_t rowS1 = (uint64_t)_mm512_reduce_add_epi64(s1);
+    const uint64_t n = 3 * (uint64_t)x;
+    sums->s2 = (uint32_t)((sums->s2 + (n % adlerBase) * sums->s1 + rowS2) % adlerBase);
+    sums->s1 = (uint32_t)((sums->s1 + rowS1) % adlerBase);
+  }
+  uint8_t alpha = (uint8_t)((uint32_t)_mm512_reduce_and_epi32(all) >> 24);
+  alpha &= up_rgbx_scalar(cur, above, x, width, out);
+  if (sums) adler_add(sums, out + 3 * x, 3 * (width - x));
+  return alpha;
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vnni"))) static uint8_t up_rgbx_avx512(
+    const uint8_t *cur, const uint8_t *above, size_t width, uint8_t *out) {
+  return up_rgbx_avx512_body(cur, above, width, out, NULL);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi,avx512vnni"))) static uint8_t
+up_rgbx_avx512_adler(const uint8_t *cur, const uint8_t *above, size_t width, uint8_t *out,
+                     adler_sums *sums) {
+  return up_rgbx_avx512_body(cur, above, width, out, sums);
+}
+
 static int has_ssse3(void) {
   unsigned a, b, c, d;
   if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
@@ -233,7 +304,10 @@ static int best_path(void) {
   static int cached = -1;
   int path = __atomic_load_n(&cached, __ATOMIC_RELAXED);
   if (path < 0) {
-    path = arsim_cpu_supports_x86_64_v3() ? 2 : has_ssse3() ? 1 : 0;
+    path = arsim_cpu_supports_avx512_vbmi_vnni() ? 3
+           : arsim_cpu_supports_x86_64_v3()       ? 2
+           : has_ssse3()                          ? 1
+                                                  : 0;
     __atomic_store_n(&cached, path, __ATOMIC_RELAXED);
   }
   return path;
@@ -242,11 +316,27 @@ static int best_path(void) {
 #endif
 }
 
+/// The path encodes take (arsim_pngw_set_filter_path), −1 for best_path().
+static int filterPath = -1;
+
+static int filter_path(void) {
+  int path = __atomic_load_n(&filterPath, __ATOMIC_RELAXED);
+  return path < 0 ? best_path() : path;
+}
+
+int arsim_pngw_set_filter_path(int path) {
+  int best = best_path();
+  if (path < 0 || path > best) path = best;
+  __atomic_store_n(&filterPath, path, __ATOMIC_RELAXED);
+  return path;
+}
+
 /// The UP filter on `path` (already checked); returns the AND of the row's alpha bytes.
 static uint8_t up_rgbx(const uint8_t *current, const uint8_t *above, size_t width, uint8_t *out,
                        int path) {
   switch (path) {
 #if defined(__x86_64__)
+    case 3: return up_rgbx_avx512(current, above, width, out);
     case 2: return up_rgbx_avx2(current, above, width, out);
     case 1: return up_rgbx_ssse3(current, above, width, out);
 #endif
@@ -517,10 +607,10 @@ static int encode_image(const void *pixels, uint32_t width, uint32_t height,
   uint8_t *raw[2] = {rows, rows + rowBytes};
   uint8_t *trials = rows + 2 * rowBytes;
   const int fusedUp = filter == ARSIM_PNGW_FILTER_UP && format == ARSIM_PNGW_RGBX8;
-  const int path = best_path();
-  // The run-length encoder's Adler-32 from the AVX2 filter's registers (a row's sums stay in
-  // 32-bit lanes up to 2^20 pixels), else from ISA-L over each strip: the same value.
-  const int foldedAdler = runLength && fusedUp && path == 2 && width <= (1u << 20);
+  const int path = filter_path();
+  // The run-length encoder's Adler-32 from the AVX2 or AVX-512 filter's registers (a row's sums
+  // stay in 32-bit lanes up to 2^20 pixels), else from ISA-L over each strip: the same value.
+  const int foldedAdler = runLength && fusedUp && path >= 2 && width <= (1u << 20);
   adler_sums sums = {1, 0};
   for (size_t y0 = 0; y0 < height; y0 += stripRows) {
     size_t count = height - y0 < stripRows ? height - y0 : stripRows;
@@ -533,7 +623,9 @@ static int encode_image(const void *pixels, uint32_t width, uint32_t height,
 #if defined(__x86_64__)
         f[0] = 2;
         adler_add(&sums, f, 1);
-        alpha &= up_rgbx_avx2_adler(row, y ? row - inRow : NULL, width, f + 1, &sums);
+        const uint8_t *above = y ? row - inRow : NULL;
+        alpha &= path == 3 ? up_rgbx_avx512_adler(row, above, width, f + 1, &sums)
+                           : up_rgbx_avx2_adler(row, above, width, f + 1, &sums);
         continue;
 #endif
       }

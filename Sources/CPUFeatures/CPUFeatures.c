@@ -38,7 +38,16 @@ bool arsim_cpu_supports_x86_64_v4(void) {
   const unsigned int leaf7 = (1u << 16) | (1u << 17) | (1u << 28) | (1u << 30) | (1u << 31);
   return (ebx & leaf7) == leaf7;
 }
+
+bool arsim_cpu_supports_avx512_vbmi_vnni(void) {
+  if (!arsim_cpu_supports_x86_64_v4()) return false;  // also checks the OS saves ZMM state
+  unsigned int eax, ebx, ecx, edx;
+  if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return false;
+  const unsigned int leaf7 = (1u << 1) | (1u << 11);  // AVX512_VBMI, AVX512_VNNI (ECX)
+  return (ecx & leaf7) == leaf7;
+}
 #else
 bool arsim_cpu_supports_x86_64_v3(void) { return false; }
 bool arsim_cpu_supports_x86_64_v4(void) { return false; }
+bool arsim_cpu_supports_avx512_vbmi_vnni(void) { return false; }
 #endif

@@ -242,12 +242,14 @@ public struct PNGEncoder: Hashable, Sendable {
 }
 
 extension PNGEncoder {
-  /// The vector extension `CPNGWriter`'s UP filter uses on this processor: `avx2`, `ssse3` or
-  /// `scalar` (the run-length encoder's run finder uses SSE2, which every x86-64 has).
+  /// The vector extension `CPNGWriter`'s UP filter uses on this processor: `avx512` (BW, VBMI
+  /// and VNNI), `avx2`, `ssse3` or `scalar` (the run-length encoder's run finder uses AVX2 or
+  /// SSE2).
   public static var filterInstructionSet: String {
     var room = [UInt8](repeating: 0, count: 64)
     let pixel: [UInt8] = [0, 0, 0, 0]
     switch arsim_pngw_up_rgbx(pixel, nil, 0, &room, -1) {
+    case 3: return "avx512"
     case 2: return "avx2"
     case 1: return "ssse3"
     default: return "scalar"

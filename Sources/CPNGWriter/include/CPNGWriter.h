@@ -66,7 +66,8 @@ int arsim_rle_set_body_path(int path);
 
 /// The UP filter of one RGBX8 row written as RGB (3·width bytes into `out`, which needs 32
 /// bytes of room past them): out = RGB(current) − RGB(above), bytewise mod 256; `above` NULL
-/// for the first row. `path`: 0 scalar, 1 SSSE3, 2 AVX2, −1 the best this processor runs.
+/// for the first row. `path`: 0 scalar, 1 SSSE3, 2 AVX2, 3 AVX-512 (BW, VBMI, VNNI), −1 the
+/// best this processor runs.
 /// Returns the path used (a lower one when the processor lacks the asked one). For tests.
 int arsim_pngw_up_rgbx(const uint8_t *current, const uint8_t *above, size_t width,
                        uint8_t *out, int path);
@@ -75,6 +76,12 @@ int arsim_pngw_up_rgbx(const uint8_t *current, const uint8_t *above, size_t widt
 /// bytes: 255 when every pixel of the row is opaque. For tests.
 int arsim_pngw_up_rgbx_alpha(const uint8_t *current, const uint8_t *above, size_t width,
                              uint8_t *out, int path, uint8_t *alpha);
+
+/// Which UP filter path (as arsim_pngw_up_rgbx's `path`) encodes of RGBX rows take from now on,
+/// for every thread; with paths 2 and 3 the filter also sums the Adler-32. −1, or a path this
+/// processor lacks, the best it runs. The bytes are the same on every path. Returns the path
+/// chosen. For tests.
+int arsim_pngw_set_filter_path(int path);
 
 /// The PNG CRC-32 (ISO 3309 / ITU-T V.42, as gzip's) of `length` bytes, continuing `crc`
 /// (0 to start): ISA-L's crc32_gzip_refl.

@@ -20,6 +20,11 @@ bool arsim_cpu_supports_x86_64_v3(void);
 /// state saved by the OS.
 bool arsim_cpu_supports_x86_64_v4(void);
 
+/// Whether they support x86-64-v4 and also AVX-512 VBMI (`vpermb`) and VNNI (`vpdpbusd`), what
+/// `CPNGWriter`'s AVX-512 paths use: AMD Zen 4 and later, Intel Ice Lake and later (Skylake-SP
+/// has v4 without them).
+bool arsim_cpu_supports_avx512_vbmi_vnni(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,9 +3,9 @@ import Testing
 
 @testable import ARRender
 
-/// What `CPNGWriter`'s AVX2 UP filter computes on the side, so that no other pass reads the frame
-/// or the filtered rows again: whether every pixel is opaque (the automatic layout) and the zlib
-/// stream's Adler-32. Checked against plain loops written here and against libpng.
+/// What `CPNGWriter`'s AVX2 and AVX-512 UP filters compute on the side, so that no other pass
+/// reads the frame or the filtered rows again: whether every pixel is opaque (the automatic
+/// layout) and the zlib stream's Adler-32. Checked against plain loops written here and against libpng.
 @Suite("PNG writer: opacity and Adler-32 folded into the filter")
 struct PNGWriterFoldedChecksTests {
   /// Adler-32 (RFC 1950 §8.2), byte by byte.
@@ -62,7 +62,7 @@ struct PNGWriterFoldedChecksTests {
         var row = current
         for x in 0..<width { row[4 * x + 3] = 255 }
         if translucent >= 0 { row[4 * translucent + 3] = 0xB6 }
-        for path: Int32 in 0...2 {
+        for path: Int32 in 0...3 {
           var out = [UInt8](repeating: 0, count: width * 3 + 32)
           var alpha: UInt8 = 0
           let used = arsim_pngw_up_rgbx_alpha(row, nil, width, &out, path, &alpha)
@@ -99,10 +99,12 @@ struct PNGWriterFoldedChecksTests {
     }
   }
 
-  @Test("the stored Adler-32 is that of the filtered rows: widths 1…1921, noise and extremes")
+  @Test(
+    "the stored Adler-32 is that of the filtered rows on every filter path: widths 1…1921, noise and extremes"
+  )
   func adlerOfFilteredRows() throws {
     var images: [(String, Image)] = []
-    for width in [1, 7, 8, 9, 13, 64, 700, 1921] {
+    for width in [1, 7, 8, 9, 13, 15, 16, 17, 47, 64, 65, 700, 1921] {
       images.append(("noise \(width)", Self.random(width: width, height: 9, seed: UInt64(width))))
     }
     // The largest sums a row can make: UP bytes 255 (a white row below a black one) and 1.
@@ -116,10 +118,18 @@ struct PNGWriterFoldedChecksTests {
     }
     images.append(("extremes", extremes))
     images.append(("frame-like", PNGWriterTests.frameLike(width: 700, height: 200, opaque: true)))
-    for (name, image) in images {
-      let png = try image.pngData(options: PNGEncoder(deflater: .runLengthHuffman))
-      #expect(Self.storedAdler32(png) == Self.adler32(Self.upFilteredRows(image)), "\(name)")
-      #expect(try Image(pngData: png) == image, "\(name)")
+    // Every filter path this processor runs: 2 (AVX2) and 3 (AVX-512) sum in the filter, 0 and
+    // 1 leave it to ISA-L.
+    defer { arsim_pngw_set_filter_path(-1) }
+    for path: Int32 in 0...3 {
+      let used = arsim_pngw_set_filter_path(path)
+      for (name, image) in images {
+        let png = try image.pngData(options: PNGEncoder(deflater: .runLengthHuffman))
+        #expect(
+          Self.storedAdler32(png) == Self.adler32(Self.upFilteredRows(image)),
+          "\(name), path \(used)")
+        #expect(try Image(pngData: png) == image, "\(name), path \(used)")
+      }
     }
   }
 }
