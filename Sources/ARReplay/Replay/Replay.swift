@@ -201,7 +201,9 @@ public struct Replay {
     var renderOnlyTimings: [FrameTiming] = []
     // The render list's walk records the geometry nodes' world transforms for the trace line.
     var geometryNodes: [VisitedGeometryNode] = []
-    var traceCapacity = 4096
+    // One buffer for every frame's trace line (B2's are 3.8 MB), freed when the run ends.
+    var traceBytes = TraceLineBytes()
+    defer { traceBytes.deallocate() }
     var eventCount = 0
     var warningEventCount = 0
     var firstWarningEvent: String?
@@ -263,12 +265,12 @@ public struct Replay {
           continue
         }
         let traceStart = clock.now
-        let traceText = TraceLine.make(
+        TraceLine.write(
           frame: frame, t: t, camera: camera, trueCamera: state.traceTrueCamera,
           geometryNodes: geometryNodes,
           sessionFields: state.tracking.traceFields + state.sessions.flatMap { $0.traceFields() },
-          capacity: traceCapacity)
-        traceCapacity = max(traceCapacity, traceText.utf8.count + 4096)
+          into: &traceBytes)
+        let traceText = traceBytes.text
         let eventText = frameEvents.map { $0.json(frame: frame).text + "\n" }.joined()
         var output = OutputFrame(
           frame: frame, t: t, rendered: rendered, traceLine: traceText, eventLines: eventText,
