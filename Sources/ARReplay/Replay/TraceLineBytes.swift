@@ -6,7 +6,8 @@ import ARSupport
 /// number) instead of `Array.append`'s checks on every byte run.
 ///
 /// Numbers print as `JSONWriter.number(_:)` prints them: Swift's shortest round-trip text
-/// (`Double.write(to:)`, the text of `"\(d)"`), `0.0` for both zeros, `null` when not finite.
+/// (the text of `"\(d)"`, here from `ShortestDigits`), `0.0` for both zeros, `null` when not
+/// finite.
 /// Strings are escaped as `JSONWriter.string(_:)` escapes them.
 ///
 /// A value type over storage it does not free by itself: whoever makes one calls
@@ -91,9 +92,7 @@ struct TraceLineBytes {
       putInteger(Int(value))
       putRaw(".0")
     } else {
-      var stream = PointerStream(base: base + count)
-      value.write(to: &stream)
-      count += stream.count
+      count += ShortestDigits.write(value, to: base + count)
     }
   }
 
@@ -200,27 +199,5 @@ struct TraceLineBytes {
   /// The lowercase hex digit of `nibble` (0…15), as `String(_:radix: 16)` prints it.
   private static func hexDigit(_ nibble: UInt8) -> UInt8 {
     nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-  }
-}
-
-/// The target `Double.write(to:)` prints into: ASCII bytes at a pointer with room for
-/// `TraceLineBytes.numberBytes`.
-private struct PointerStream: TextOutputStream {
-  let base: UnsafeMutablePointer<UInt8>
-  var count = 0
-
-  init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
-
-  mutating func write(_ string: String) {
-    for unit in string.utf8 {
-      base[count] = unit
-      count += 1
-    }
-  }
-
-  mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
-    guard let source = buffer.baseAddress else { return }
-    (base + count).update(from: source, count: buffer.count)
-    count += buffer.count
   }
 }
