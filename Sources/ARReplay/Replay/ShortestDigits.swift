@@ -1,7 +1,7 @@
 /// The shortest decimal text that reads back as the same `Double`, laid out as Swift's
 /// `description` lays it out (`0.1`, `40.0`, `0.0001`, `1e-05`, `2.220446049250313e-16`,
 /// `9007199254740992.0`, `1e+16`), written straight into a byte buffer: the trace line's
-/// numbers (`TraceLineBytes.putNumber`), ≈ 450 instructions each against ≈ 625 through
+/// numbers (`TraceLineBytes.putNumber`), ≈ 454 instructions each against ≈ 650 through
 /// `Double.write(to:)` (Documentation/Performance.md, "B2's trace line").
 ///
 /// The digits come from Ryū (Ulf Adams, PLDI 2018): the shortest digit string inside the
