@@ -71,58 +71,6 @@ import Testing
     #expect(mismatches.isEmpty)
   }
 
-  @Test("a remembering writer prints repeated, colliding and new numbers as \"\\(d)\"")
-  func rememberedNumbers() {
-    // A pool of 300 values (more than the 128 slots, so slots are overwritten) drawn again and
-    // again, mixed with the hard cases, zeros and non-finite values.
-    var state: UInt64 = 42
-    func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    let pool = (0..<300).map { _ in Double(bitPattern: next()) } + Self.hardNumbers
-    var values: [Double] = [0, -0.0, .infinity, .nan]
-    for _ in 0..<20_000 { values.append(pool[Int(next() % UInt64(pool.count))]) }
-    values += Self.hardNumbers + Self.hardNumbers.map { -$0 }
-    var remembering = JSONWriter(remembersNumbers: true)
-    for (i, d) in values.enumerated() {
-      if i > 0 { remembering.byte(UInt8(ascii: ",")) }
-      remembering.number(d)
-    }
-    let expected = values.map { ReferenceJSON.text(.number($0)) }.joined(separator: ",")
-    #expect(remembering.text == expected)
-    #expect(expected.hasPrefix("0.0,0.0,null,null,"))
-  }
-
-  @Test("numbers4 copies a slot's text only for the same four bit patterns, in every slot")
-  func numbers4Runs() {
-    // Runs of repeated quadruples (a stroke's rotation columns), changes in one lane only,
-    // −0.0 against 0.0 (same text, other bits), NaN and every slot, plus an out-of-range slot.
-    let base: [Double] = [0.25, -0.5, 1e-7, 1]
-    var quadruples: [[Double]] = []
-    for i in 0..<40 {
-      var q = base
-      if i % 7 == 3 { q[i % 4] = Double(i) / 3 }
-      if i % 11 == 5 { q[2] = -0.0 }
-      if i == 17 { q[1] = .nan }
-      quadruples.append(q)
-    }
-    for remembers in [true, false] {
-      var out = JSONWriter(remembersNumbers: remembers)
-      var expected: [String] = []
-      for (i, q) in quadruples.enumerated() {
-        let slot = i % 3 == 0 ? i % (JSONWriter.runSlotCount + 1) : 1
-        out.numbers4(q[0], q[1], q[2], q[3], slot: slot)
-        out.byte(UInt8(ascii: ";"))
-        expected.append(q.map { ReferenceJSON.text(.number($0)) }.joined(separator: ","))
-      }
-      #expect(out.text == expected.map { $0 + ";" }.joined(), "remembers \(remembers)")
-    }
-  }
-
   @Test("integers print as String(i), Int.min and Int.max included")
   func integers() {
     for i in [0, 1, -1, 9, 10, -10, 99, 100, 1920, 1_000_000, Int.max, Int.min, Int.min + 1] {
