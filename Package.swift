@@ -38,7 +38,7 @@ let vectorRasterizers: [Target] =
     ("ARRasterizerAVX512", "skylake-avx512", "ARSIM_RASTERIZER_AVX512"),
   ].map { name, cpu, define in
     .target(
-      name: name, dependencies: ["ARRenderCore"],
+      name: name, dependencies: ["ARRenderCore", "CLaneMath"],
       swiftSettings: cxxInterop + [
         .define(define), .unsafeFlags(["-target-cpu", cpu, "-Xcc", "-U__SSE3__"]),
       ])
@@ -73,6 +73,8 @@ let package = Package(
     .target(name: "CPNG", dependencies: ["CPNGSystem"], path: "Sources/CPNG"),
     .target(name: "CPUFeatures", path: "Sources/CPUFeatures"),
     .target(name: "CMalloc", path: "Sources/CMalloc"),
+    // Vector square roots for the rasterizer's Float lanes (header only: static inline).
+    .target(name: "CLaneMath", path: "Sources/CLaneMath"),
     .systemLibrary(
       name: "CISAL", path: "Sources/CISAL", pkgConfig: "libisal",
       providers: [.apt(["libisal-dev"])]),
@@ -104,7 +106,7 @@ let package = Package(
     .target(name: "ARScene", dependencies: ["ARMath"], swiftSettings: cxxInterop),
     .target(name: "ARRenderCore", dependencies: ["ARScene"], swiftSettings: cxxInterop),
     .target(
-      name: "ARRasterizer", dependencies: ["ARRenderCore"], swiftSettings: cxxInterop),
+      name: "ARRasterizer", dependencies: ["ARRenderCore", "CLaneMath"], swiftSettings: cxxInterop),
     .target(
       name: "ARRender",
       dependencies: [

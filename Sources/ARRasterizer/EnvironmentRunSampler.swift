@@ -1,5 +1,6 @@
 import ARRenderCore
 import ARScene
+import CLaneMath
 
 /// The unlit texture shading of one run of samples (one environment triangle, one sample row)
 /// in Float lanes (`FloatLanes`: eight samples per step, sixteen in the AVX-512 build).
@@ -102,7 +103,7 @@ struct EnvironmentRunSampler {
     let ay = acrossStart.y + acrossSlope.y * k
     let acrossSquared = ax * ax + ay * ay
     let longer = select(acrossSquared .> alongSquared, acrossSquared, L(repeating: alongSquared))
-    let rho = longer.squareRoot() * (q * q)
+    let rho = squareRoots(longer) * (q * q)
     // Level k + fraction f for ρ = 2ᵏ(1 + f) (magnified: level 0; beyond the chain: the
     // last), as whole numbers in Float lanes: integer lane comparisons compile to lane-by-lane
     // loops here, Float ones to one instruction.
@@ -272,4 +273,20 @@ extension TextureView {
 /// Lanes in 0 ..< 2²³ as Float (exact): 2²³ + x has x in its significand.
 @inline(__always) func smallAsFloat(_ x: IntLanes) -> FloatLanes {
   FloatLanes(bitPattern: unsafeBitCast(x, to: UInt32Lanes.self) | 0x4B00_0000) - 0x1p23
+}
+
+/// The square root of each lane, correctly rounded (the bits of `Float.squareRoot()`), in one
+/// vector instruction (`CLaneMath`). `FloatLanes.squareRoot()` compiles here to one scalar
+/// square root per lane, each behind a branch to libm's `sqrtf` for negative inputs.
+@inline(__always) func squareRoots(_ x: FloatLanes) -> FloatLanes {
+  var lanes = x
+  withUnsafeMutableBytes(of: &lanes) { raw in
+    guard let base = raw.baseAddress?.assumingMemoryBound(to: Float.self) else { return }
+    #if ARSIM_RASTERIZER_AVX512
+      arsim_square_roots16(base)
+    #else
+      arsim_square_roots8(base)
+    #endif
+  }
+  return lanes
 }
