@@ -126,11 +126,17 @@ struct EnvironmentRunSampler {
       green += (upper.1 - green) * fraction
       blue += (upper.2 - blue) * fraction
     }
-    @inline(__always) func clamp(_ x: L) -> L {
-      let low = select(x .> 0, x, L(repeating: 0))
-      return select(low .< 1, low, L(repeating: 1))
-    }
-    return (clamp(red * scale.x), clamp(green * scale.y), clamp(blue * scale.z))
+    // Clamped to 0…1, spelled out three times: as a nested function the optimizer left it out
+    // of line in the AVX-512 build (a call per channel, its lanes passed in 128-bit pieces).
+    let zero = L(repeating: 0)
+    let one = L(repeating: 1)
+    let r = red * scale.x
+    let g = green * scale.y
+    let b = blue * scale.z
+    let r0 = select(r .> 0, r, zero)
+    let g0 = select(g .> 0, g, zero)
+    let b0 = select(b .> 0, b, zero)
+    return (select(r0 .< 1, r0, one), select(g0 .< 1, g0, one), select(b0 .< 1, b0, one))
   }
 }
 
@@ -229,10 +235,8 @@ extension TextureView {
     typealias L = FloatLanes
     let zero = L(repeating: 0)
     let last = count - 1
-    @inline(__always) func clamped(_ i: L) -> L {
-      let low = select(i .> 0, i, zero)
-      return select(low .< last, low, last)
-    }
+    // Clamping into 0 … count − 1 is spelled out where it is needed: as a nested function the
+    // optimizer left it out of line in the AVX-512 build (its lanes passed in 128-bit pieces).
     /// Clamped whole numbers as Int32 lanes: 2²³ + i has i in its significand.
     @inline(__always) func index(_ i: L) -> IntLanes {
       unsafeBitCast((i + 0x1p23).bitPattern, to: IntLanes.self) &- 0x4B00_0000
@@ -242,9 +246,11 @@ extension TextureView {
     let weight: L
     switch wrap {
     case .clamp:
-      let xc = clamped(x)
+      let low = select(x .> 0, x, zero)
+      let xc = select(low .< last, low, last)
       let floor = floorLanes(xc)
-      (first, second, weight) = (floor, clamped(floor + 1), xc - floor)
+      let next = floor + 1
+      (first, second, weight) = (floor, select(next .< last, next, last), xc - floor)
     case .repeat, .mirroredRepeat:
       let modulus = wrap == .repeat ? count : count * 2
       let reduced = x - floorLanes(x / modulus) * modulus
@@ -254,8 +260,12 @@ extension TextureView {
       var j = i + 1
       j = select(j .>= modulus, j - modulus, j)
       let mirror = modulus - 1
-      first = clamped(select(i .< count, i, mirror - i))
-      second = clamped(select(j .< count, j, mirror - j))
+      let i1 = select(i .< count, i, mirror - i)
+      let j1 = select(j .< count, j, mirror - j)
+      let i2 = select(i1 .> 0, i1, zero)
+      let j2 = select(j1 .> 0, j1, zero)
+      first = select(i2 .< last, i2, last)
+      second = select(j2 .< last, j2, last)
       weight = reduced - floor
     }
     return (index(first), index(second), weight, !(second .!= first + 1).anyLane())
