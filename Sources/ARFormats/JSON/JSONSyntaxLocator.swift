@@ -286,6 +286,23 @@ package enum JSONSyntaxLocator {
             guard hexDigits.count == 4, hexDigits.allSatisfy({ isHexDigit($0) }) else {
               return problem("bad \\u escape in a string")
             }
+            // A UTF-16 surrogate must come as a high-low pair: alone it is no character, and
+            // Foundation's readers disagree on it (one refuses the text, one accepts it).
+            let unit = codeUnit(at: i + 2)
+            if (0xDC00...0xDFFF).contains(unit) {
+              return problem("unpaired UTF-16 surrogate \\u\(hexText(at: i + 2)) in a string")
+            }
+            if (0xD800...0xDBFF).contains(unit) {
+              let low =
+                i + 11 < bytes.count && bytes[i + 6] == UInt8(ascii: "\\")
+                  && bytes[i + 7] == UInt8(ascii: "u")
+                  && bytes[(i + 8)..<(i + 12)].allSatisfy({ isHexDigit($0) })
+                ? codeUnit(at: i + 8) : 0
+              guard (0xDC00...0xDFFF).contains(low) else {
+                return problem("unpaired UTF-16 surrogate \\u\(hexText(at: i + 2)) in a string")
+              }
+              i += 6
+            }
             i += 6
           } else {
             return problem("bad escape '\\\(String(decoding: [e], as: UTF8.self))' in a string")
@@ -301,6 +318,19 @@ package enum JSONSyntaxLocator {
         }
       }
       return problem("unterminated string", at: start)
+    }
+
+    /// The value of the four hex digits at `index` (checked by the caller).
+    func codeUnit(at index: Int) -> Int {
+      bytes[index..<(index + 4)].reduce(0) { value, b in
+        let digit = b <= 0x39 ? Int(b) - 0x30 : Int(b | 0x20) - 0x61 + 10
+        return value * 16 + digit
+      }
+    }
+
+    /// The four hex digits at `index` as written.
+    func hexText(at index: Int) -> String {
+      String(decoding: bytes[index..<(index + 4)], as: UTF8.self)
     }
 
     func isHexDigit(_ b: UInt8) -> Bool {
