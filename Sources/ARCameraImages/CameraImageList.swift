@@ -78,7 +78,7 @@ public struct CameraImageList: Hashable, Sendable {
   ) throws -> CameraImageList {
     var entries: [CameraImageEntry] = []
     var warnings: [String] = []
-    let resolvedBase = realPath(base)
+    let resolvedBase = FileIO.realPath(base)
     var lineNumber = 0
     var start = 0
     while start < bytes.count {
@@ -136,7 +136,7 @@ public struct CameraImageList: Hashable, Sendable {
           "\(InputText.quoted(name, limit: 60)) leads outside the folder \(base); refused")
       }
       let path = base + "/" + name
-      if let resolved = realPath(path), let resolvedBase,
+      if let resolved = FileIO.realPath(path), let resolvedBase,
         !(resolved + "/").hasPrefix(resolvedBase + "/")
       {
         throw fail(
@@ -180,12 +180,6 @@ public struct CameraImageList: Hashable, Sendable {
   static func folder(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
-  }
-
-  static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
   }
 }
 

@@ -182,7 +182,15 @@ struct EnvironmentBuilder {
           "texture \(InputText.quoted(written, limit: 60)) must be a relative path below the "
             + "model's folder")
       }
-      texture = try textureFile(folder.isEmpty ? name : folder + "/" + name)
+      let path = folder.isEmpty ? name : folder + "/" + name
+      // A link below the folder may not lead out of it (Documentation/Environments.md).
+      guard !FileIO.leadsOutside(path, folder: folder.isEmpty ? "." : folder) else {
+        throw InputError(
+          .badData, InputLocation(file: model),
+          "texture \(InputText.quoted(written, limit: 60)) is a link leading outside the "
+            + "model's folder; refused")
+      }
+      texture = try textureFile(path)
     case .encoded(let bytes):
       texture = try decodeTexture(bytes, file: model + " (embedded texture)")
     case .texels(let width, let height, let pixels):

@@ -182,6 +182,21 @@ public enum FileIO {
   /// Whether a path exists (file or folder).
   public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+  /// `path` with every symbolic link, `.` and `..` resolved (POSIX `realpath`), or nil when a
+  /// component does not exist.
+  public static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// Whether `path` exists and, links resolved, lies outside `folder` (links resolved too): the
+  /// check that keeps a link inside an input folder from reading a file elsewhere.
+  public static func leadsOutside(_ path: String, folder: String) -> Bool {
+    guard let resolved = realPath(path), let base = realPath(folder) else { return false }
+    return !(resolved + "/").hasPrefix(base == "/" ? "/" : base + "/")
+  }
+
   /// Creates a folder and its parents (like `mkdir -p`).
   /// - Throws: `InputError` `.cannotCreate` when a component cannot be made.
   public static func createDirectory(_ path: String) throws {

@@ -34,7 +34,11 @@ typedef struct {
   uint64_t max_file_bytes;
   char extra[64][1024];
   int extra_count;
-  char refused[200];  // the first file asked for outside the model's folder, for the message
+  char real_folder[4096];  // the folder with links resolved, "" when it cannot be resolved
+  char refused[200];       // the first file asked for outside the model's folder, for the message
+  char missing[200];       // the first file asked for that could not be opened
+  int missing_errno;
+  int missing_first;  // whether that came before any refusal (Assimp then tries other names)
 } reader_context;
 
 typedef struct {
@@ -73,6 +77,7 @@ static int allowed(const reader_context *context, const char *name) {
   if (strcmp(name, context->model_path) == 0) return 1;
   if (strncmp(name, context->folder, context->folder_length) != 0) return 0;
   const char *rest = name + context->folder_length;
+  // A second slash: Assimp joined an absolute name to the folder.
   if (*rest == '\0' || *rest == '/' || strchr(rest, '\\') != NULL) return 0;
   const char *component = rest;
   while (*component) {
@@ -85,23 +90,46 @@ static int allowed(const reader_context *context, const char *name) {
   return 1;
 }
 
+/// Copies `name` into `out` (at most `size` bytes with the NUL), kept printable: it comes from
+/// the model file.
+static void remember_name(char *out, size_t size, const char *name) {
+  size_t i = 0;
+  for (; name[i] && i + 1 < size; i++) {
+    unsigned char c = (unsigned char)name[i];
+    out[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+  }
+  out[i] = '\0';
+}
+
+/// Whether `name`, links resolved, lies outside the model's folder (links resolved).
+static int leads_outside(const reader_context *context, const char *name) {
+  if (!context->real_folder[0]) return 0;
+  char *resolved = realpath(name, NULL);
+  if (!resolved) return 0;
+  size_t length = strlen(context->real_folder);
+  int outside = strncmp(resolved, context->real_folder, length) != 0 ||
+                (resolved[length] != '/' && context->real_folder[length - 1] != '/');
+  free(resolved);
+  return outside;
+}
+
 static struct aiFile *file_open(struct aiFileIO *io, const char *name, const char *mode) {
   reader_context *context = (reader_context *)io->UserData;
   if (strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+')) return NULL;
-  if (!allowed(context, name)) {
-    if (!context->refused[0]) {
-      // Kept printable: the name comes from the model file.
-      size_t i = 0;
-      for (; name[i] && i + 1 < sizeof context->refused; i++) {
-        unsigned char c = (unsigned char)name[i];
-        context->refused[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-      }
-      context->refused[i] = '\0';
-    }
+  if (!allowed(context, name) ||
+      (strcmp(name, context->model_path) != 0 && leads_outside(context, name))) {
+    if (!context->refused[0]) remember_name(context->refused, sizeof context->refused, name);
     return NULL;
   }
   int fd = open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return NULL;
+  if (fd < 0) {
+    if (!context->missing[0]) {
+      remember_name(context->missing, sizeof context->missing, name);
+      context->missing_errno = errno;
+      context->missing_first = !context->refused[0];
+    }
+    return NULL;
+  }
   struct stat info;
   if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) ||
       (uint64_t)info.st_size > context->max_file_bytes) {
@@ -347,6 +375,11 @@ static int child_main(const char *path, uint64_t max_triangles, uint64_t max_fil
   folder[folder_length] = '\0';
   context.folder = folder;
   context.folder_length = folder_length;
+  char *real_folder = realpath(folder_length ? folder : ".", NULL);
+  if (real_folder && strlen(real_folder) < sizeof context.real_folder) {
+    strcpy(context.real_folder, real_folder);
+  }
+  free(real_folder);
   struct aiFileIO io = {file_open, file_close, (aiUserData)&context};
   struct aiPropertyStore *properties = aiCreatePropertyStore();
   aiSetImportPropertyInteger(properties, AI_CONFIG_PP_SBP_REMOVE,
@@ -354,13 +387,20 @@ static int child_main(const char *path, uint64_t max_triangles, uint64_t max_fil
   const struct aiScene *scene =
       aiImportFileExWithProperties(path, arsim_model_postprocess_flags(), &io, properties);
   if (!scene || !scene->mRootNode) {
-    if (context.refused[0]) {
+    if (context.refused[0] && !context.missing_first) {
       static char outside[400];
       snprintf(outside, sizeof outside,
                "it refers to '%s', outside the model's folder (a model reads only files below "
-               "its folder, named without '..')",
+               "its folder, named without '..', links not leading out of it)",
                context.refused);
       fail(fd, outside);
+      return ARSIM_MODEL_REFUSED;
+    }
+    if (context.missing[0]) {
+      static char missing[400];
+      snprintf(missing, sizeof missing, "it refers to '%s', which cannot be opened (%s)",
+               context.missing, strerror(context.missing_errno));
+      fail(fd, missing);
       return ARSIM_MODEL_REFUSED;
     }
     const char *reason = aiGetErrorString();

@@ -40,6 +40,32 @@ struct EnvironmentLoadTests {
     #expect(error?.namedBy?.field == "environment.models[0].path")
   }
 
+  @Test("A model's texture through a link leading out of the model's folder is refused")
+  func textureLinkOutside() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.directory + "/room", withIntermediateDirectories: true)
+    let image = try Image(width: 2, height: 2, fill: (200, 100, 50, 255)).pngData()
+    try folder.write("outside.png", image)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.directory + "/room/link.png",
+      withDestinationPath: folder.directory + "/outside.png")
+    try folder.write(
+      "room/tex.obj",
+      "mtllib tex.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 0 1\n"
+        + "usemtl a\nf 1/1 2/2 3/3\n")
+    try folder.write("room/tex.mtl", "newmtl a\nmap_Kd link.png\n")
+    let error = failure { _ = try load(#"{"models": [{"path": "room/tex.obj"}]}"#, in: folder) }
+    #expect(error?.kind == .badData)
+    #expect(error?.reason.contains("is a link leading outside the model's folder") == true)
+    // The same texture as a file in the folder reads.
+    try FileManager.default.removeItem(atPath: folder.directory + "/room/link.png")
+    try folder.write("room/link.png", image)
+    let environment = try load(#"{"models": [{"path": "room/tex.obj"}]}"#, in: folder)
+    #expect(environment.geometry.triangleCount == 1)
+  }
+
   @Test("A model placed in the world: node transform, unit and up axis applied to its corners")
   func placement() throws {
     let folder = try EnvironmentFixture()

@@ -125,6 +125,45 @@ struct ModelFileTests {
     #expect(try ModelFile.read(path: folder.directory + "/BoxTextured.gltf").triangleCount == 12)
   }
 
+  @Test("A glTF buffer through a link leading out of the folder is refused; a missing one named")
+  func bufferLinkAndMissing() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.directory + "/model/sub", withIntermediateDirectories: true)
+    try folder.copy("BoxTextured0.bin")
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.directory + "/model/link.bin",
+      withDestinationPath: folder.directory + "/BoxTextured0.bin")
+    let text = try String(contentsOfFile: fixtures + "/BoxTextured.gltf", encoding: .utf8)
+    let linked = try folder.write(
+      "model/linked.gltf",
+      text.replacingOccurrences(of: "\"BoxTextured0.bin\"", with: "\"link.bin\""))
+    let error = badData { _ = try ModelFile.read(path: linked) }
+    #expect(
+      error?.reason.contains("link.bin', outside the model's folder") == true,
+      "\(String(describing: error))")
+    // A buffer below the folder that does not exist: named as missing, not as outside.
+    let missing = try folder.write(
+      "model/missing.gltf",
+      text.replacingOccurrences(of: "\"BoxTextured0.bin\"", with: "\"sub/none.bin\""))
+    let absent = badData { _ = try ModelFile.read(path: missing) }
+    #expect(absent?.kind == .badData)
+    #expect(
+      absent?.reason.contains("which cannot be opened (No such file or directory)") == true,
+      "\(String(describing: absent))")
+    // A link that stays inside the folder reads.
+    try FileManager.default.moveItem(
+      atPath: folder.directory + "/BoxTextured0.bin",
+      toPath: folder.directory + "/model/sub/BoxTextured0.bin")
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.directory + "/model/inside.bin", withDestinationPath: "sub/BoxTextured0.bin")
+    let inside = try folder.write(
+      "model/inside.gltf",
+      text.replacingOccurrences(of: "\"BoxTextured0.bin\"", with: "\"inside.bin\""))
+    #expect(try ModelFile.read(path: inside).triangleCount == 12)
+  }
+
   @Test("Over the triangle limit: refused with the limit named")
   func overLimit() throws {
     let error = badData {
