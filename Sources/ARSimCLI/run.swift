@@ -159,8 +159,9 @@ private func dispatch(
     case "video": code = try VideoCommand.run(rest, output: output)
     case "report": code = try ReportCommand.run(rest, output: output)
     case "help", "--help", "-h":
-      // `arsim help COMMAND`: that command's lines, as `arsim COMMAND --help` prints them.
-      guard rest.count <= 1 else {
+      // `arsim help COMMAND [SUBCOMMAND]`: that command's lines (its subcommands' among them),
+      // as `arsim COMMAND --help` prints them.
+      guard rest.count <= 2 else {
         throw UsageError("help takes one command, got \(rest.count) words")
       }
       // `arsim help --help` (or `help help`) is the overview too.
@@ -170,8 +171,17 @@ private func dispatch(
             "no command \(InputText.quoted(topic))"
               + didYouMean(topic, among: commands) + "; `arsim help` lists them")
         }
+        // A second word must be one of the command's subcommands (`help track info`).
+        if rest.count == 2, !text.contains("arsim \(topic) \(rest[1]) ") {
+          throw UsageError(
+            "\(InputText.quoted(rest[1])) is no subcommand of \(topic); `arsim help \(topic)` "
+              + "lists what it takes")
+        }
         output.print(text)
       } else {
+        guard rest.count <= 1 else {
+          throw UsageError("help takes one command, got \(rest.count) words")
+        }
         output.print(usage)
       }
       code = .ok

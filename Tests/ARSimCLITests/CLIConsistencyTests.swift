@@ -85,14 +85,21 @@ final class CLIConsistencyTests {
     #expect(output.standardOutput.isEmpty)
   }
 
-  @Test("help help is the overview; help with two words is a usage error")
+  @Test("help help is the overview, help track info is track's help, other words are usage errors")
   func helpEdges() {
     let (code, output) = runCommand(["help", "help"])
     #expect(code == 0)
     #expect(output.standardOutput.hasPrefix("USAGE: arsim <command>"))
     let (twoCode, twoOutput) = runCommand(["help", "bench", "extra"])
     #expect(twoCode == 64)
-    #expect(twoOutput.standardError.contains("help takes one command, got 2 words"))
+    #expect(twoOutput.standardError.contains("'extra' is no subcommand of bench"))
+    let (threeCode, threeOutput) = runCommand(["help", "bench", "live", "x"])
+    #expect(threeCode == 64)
+    #expect(threeOutput.standardError.contains("help takes one command, got 3 words"))
+    let (subCode, subOutput) = runCommand(["help", "track", "info"])
+    #expect(subCode == 0)
+    #expect(subOutput.standardOutput.contains("  arsim track info FILE"))
+    #expect(subOutput.standardOutput.contains("  arsim track convert FILE"))
   }
 
   @Test("track --help lists both subcommands, continuation lines kept aligned")
