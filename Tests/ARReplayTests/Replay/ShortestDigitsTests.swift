@@ -1,3 +1,4 @@
+import ARMath
 import Testing
 
 @testable import ARReplay
@@ -59,28 +60,16 @@ import Testing
     #expect(Self.mismatches(values).isEmpty)
   }
 
-  /// SplitMix64, seeded, so that a failure repeats.
-  struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   @Test("three million random bit patterns print as description")
   func randomBitPatterns() {
-    var random = SplitMix64(state: 0xD1CE)
+    var random = SplitMix64(seed: 0xD1CE)
     let values = (0..<3_000_000).lazy.map { _ in Double(bitPattern: random.next()) }
     #expect(Self.mismatches(values).isEmpty)
   }
 
   @Test("a million whole numbers and binary fractions, and 300 000 short decimals")
   func wholeNumbersFractionsAndShortDecimals() {
-    var random = SplitMix64(state: 31)
+    var random = SplitMix64(seed: 31)
     var values: [Double] = []
     for _ in 0..<1_000_000 {
       let bits = random.next()
