@@ -32,6 +32,12 @@ enum VideoCommand {
       try refuseOverwritingRunFiles(path, label: "OUT", inputs: [], runFolders: folders)
       try refuseMissingOutputFolder(path, label: "OUT")
     }
+    // A killed or interrupted run's ffmpeg output (`OUT.mp4.arsim-tmp-PID`), as `render --video`.
+    for (_, path) in jobs {
+      for stale in VideoEncoder.removeStaleTemporaryFiles(of: path) {
+        output.printError("arsim video: removed \(stale), left by an interrupted run")
+      }
+    }
     for (source, path) in jobs {
       let rate = fps ?? source.framesPerSecond ?? folder.framesPerSecond
       guard let rate, let frameRate = VideoFrameRate(framesPerSecond: rate) else {

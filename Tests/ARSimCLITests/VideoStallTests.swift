@@ -91,5 +91,14 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: stale))
     #expect(FileManager.default.fileExists(atPath: live))
     #expect(try MediaTestSupport.probe(folder + "/run.mp4")["nb_read_frames"] as? String == "4")
+    // `arsim video` of the same frames removes one too (a newcomer found it never did).
+    #expect(FileManager.default.createFile(atPath: stale, contents: Data([0, 0, 0, 24])))
+    let (videoCode, videoText) = WatchCommandTests.run([
+      "video", folder + "/out", folder + "/run.mp4",
+    ])
+    #expect(videoCode == 0, "\(videoText)")
+    #expect(videoText.contains("arsim video: removed \(stale), left by an interrupted run"))
+    #expect(!FileManager.default.fileExists(atPath: stale))
+    #expect(FileManager.default.fileExists(atPath: live))
   }
 }
