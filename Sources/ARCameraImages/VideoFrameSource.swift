@@ -108,7 +108,11 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
         timeoutSeconds: 60)
       // The video is bad input (65), with ffprobe's own last words as the excerpt.
       guard termination.succeeded else {
-        let said = lines.suffix(2).map { InputText.quoted($0) }.joined(separator: "; ")
+        // ffprobe starts its lines with the path, which the message names already: drop it so
+        // that the excerpt shows the reason.
+        let said = lines.suffix(2).map { line in
+          InputText.quoted(line.hasPrefix(path + ": ") ? line.dropFirst(path.count + 2) : line[...])
+        }.joined(separator: "; ")
         throw InputError(
           .badData, InputLocation(file: path),
           "ffprobe cannot read the video" + (said.isEmpty ? "" : ": " + said))

@@ -18,17 +18,18 @@ public enum FontLocator {
   /// - Parameters:
   ///   - environment: the process environment (`ProcessInfo` or a test's own dictionary).
   ///   - exists: whether a path names an existing file (a test may substitute it).
-  /// - Throws: `TextError.fontNotFound` listing every path tried.
+  /// - Throws: `TextError.namedFontMissing` when `ARSIM_HUD_FONT` names a missing file,
+  ///   `TextError.fontNotFound` listing the DejaVu paths tried otherwise.
   public static func fontPath(
     environment: [String: String], exists: (String) -> Bool
   ) throws(TextError) -> String {
-    var candidates = knownPaths
     if let explicit = environment[environmentVariable], !explicit.isEmpty {
       // An explicit choice that is missing is an error, not a silent fallback.
-      candidates = [explicit]
+      guard exists(explicit) else { throw .namedFontMissing(path: explicit) }
+      return explicit
     }
-    guard let found = candidates.first(where: exists) else {
-      throw .fontNotFound(searched: candidates)
+    guard let found = knownPaths.first(where: exists) else {
+      throw .fontNotFound(searched: knownPaths)
     }
     return found
   }

@@ -2,6 +2,8 @@
 public enum TextError: Error, Hashable, Sendable, CustomStringConvertible {
   /// No font file was found; `searched` lists the paths tried, in order.
   case fontNotFound(searched: [String])
+  /// `ARSIM_HUD_FONT` names `path`, which is not an existing file (no fallback to DejaVu).
+  case namedFontMissing(path: String)
   /// FreeType could not open or read the font file at `path` (FreeType error `code`).
   case unreadableFont(path: String, code: Int32)
   /// FreeType could not be initialised or could not size or render a glyph (error `code`).
@@ -15,6 +17,9 @@ public enum TextError: Error, Hashable, Sendable, CustomStringConvertible {
         + searched.joined(separator: ", ")
         + "; install the Debian package fonts-dejavu-core (Scripts/install-dependencies) "
         + "or set ARSIM_HUD_FONT to a TrueType file"
+    case .namedFontMissing(let path):
+      "no font for on-screen text: ARSIM_HUD_FONT names \(path), which does not exist; "
+        + "point it at a TrueType file, or unset it to use DejaVu Sans (fonts-dejavu-core)"
     case .unreadableFont(let path, let code):
       "\(path): FreeType cannot read this font (FreeType error \(code))"
     case .freeType(let operation, let code):

@@ -43,5 +43,9 @@ struct ExitCodeFindingsTests {
     let (status, output) = runCommand(["render", path, "--out", folder.file("out")])
     #expect(status == 65, "\(output.standardError)")
     #expect(output.standardError.contains("v.mp4: ffprobe cannot read the video: '"))
+    // ffprobe's reason, without the path it starts its line with (the excerpt would end first).
+    #expect(
+      output.standardError.contains("'Invalid data found when processing input'"),
+      "\(output.standardError)")
   }
 }

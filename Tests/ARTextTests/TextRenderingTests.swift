@@ -110,10 +110,15 @@ import Testing
     let chosen = try FontLocator.fontPath(
       environment: ["ARSIM_HUD_FONT": "/x/Other.ttf"], exists: { _ in true })
     #expect(chosen == "/x/Other.ttf")
-    #expect(throws: TextError.self) {
+    // A named font that is missing is reported as such, not as DejaVu missing at that path.
+    #expect(throws: TextError.namedFontMissing(path: "/x/Missing.ttf")) {
       _ = try FontLocator.fontPath(
         environment: ["ARSIM_HUD_FONT": "/x/Missing.ttf"], exists: { $0 != "/x/Missing.ttf" })
     }
+    let named = "\(TextError.namedFontMissing(path: "/x/Missing.ttf"))"
+    #expect(
+      named.contains("ARSIM_HUD_FONT names /x/Missing.ttf") && !named.contains("DejaVu Sans is not")
+    )
     #expect(throws: TextError.self) { _ = try FontFace(path: "/nonexistent/font.ttf") }
   }
 }
