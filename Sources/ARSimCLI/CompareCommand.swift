@@ -278,7 +278,16 @@ enum CompareCommand {
       output.print("… and \(failing - shown) more failing frames (--verbose lists them all)")
     }
     let counts = Dictionary(grouping: rows, by: { $0.status }).mapValues(\.count)
-    var line = "\(rows.count) frames: \(counts[.same, default: 0]) same"
+    // Depth maps are compared too, but they are not frames: count them apart.
+    let depthMaps = rows.filter {
+      FrameFileName.parse(String($0.name.split(separator: "/").last ?? ""))?.kind == .depth
+    }.count
+    var line =
+      depthMaps == 0
+      ? "\(rows.count) frames: "
+      : "\(rows.count) images (\(rows.count - depthMaps) frames, \(depthMaps) depth "
+        + (depthMaps == 1 ? "map): " : "maps): ")
+    line += "\(counts[.same, default: 0]) same"
     line += ", \(counts[.different, default: 0]) different"
     line += ", \(counts[.missing, default: 0]) missing, \(counts[.extra, default: 0]) extra"
     line += ", \(counts[.unreadable, default: 0]) unreadable"

@@ -282,6 +282,20 @@ final class CompareCommandTests {
     #expect(output.standardOutput.contains("2 frames: 1 same, 0 different"))
   }
 
+  @Test("depth maps are counted apart from frames")
+  func depthMapsCountedApart() throws {
+    for folder in ["e", "a"] {
+      _ = try write(Self.image(), "\(folder)/frame_00000.png")
+      _ = try write(Self.image(), "\(folder)/depth_00000.png")
+      _ = try write(Self.image(), "\(folder)/B/frame_00000.png")
+    }
+    let (code, output) = run([root + "/e", root + "/a"])
+    #expect(code == 0)
+    #expect(
+      output.standardOutput.contains("3 images (2 frames, 1 depth map): 3 same, 0 different"),
+      "\(output.standardOutput)")
+  }
+
   @Test("HTML escaping and URL encoding of names")
   func escaping() {
     #expect(CompareCommand.escape("a<b>&\"c") == "a&lt;b&gt;&amp;&quot;c")
