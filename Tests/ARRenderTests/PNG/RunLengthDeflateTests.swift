@@ -97,6 +97,30 @@ struct RunLengthDeflateTests {
     }
   }
 
+  @Test("runs ending in their own 64-byte mask word, the next one and further ones")
+  func runEndsAcrossMaskWords() throws {
+    // Odd rows: noise with one run of a repeated pixel, starting at pixel 0…66 and 1…90 pixels
+    // long (up to 270 bytes: ends up to four mask words past the start); even rows black, so the
+    // UP filter keeps the odd rows' runs (and negates them in the even rows).
+    var generator = SeededGenerator(seed: 23)
+    let width = 100
+    var image = Image(width: width, height: 800, fill: (0, 0, 0, 255))
+    for j in 0..<400 {
+      let y = 2 * j + 1, start = j % 67, length = 1 + (j / 67 * 13 + j) % 90
+      for x in 0..<width {
+        let i = 4 * (y * width + x)
+        for c in 0..<3 { image.pixels[i + c] = UInt8(truncatingIfNeeded: generator.next()) }
+      }
+      let first = 4 * (y * width + start)
+      for x in start + 1..<min(width, start + 1 + length) {
+        let i = 4 * (y * width + x)
+        image.pixels[i..<i + 3] = image.pixels[first..<first + 3]
+      }
+    }
+    let data = try image.pngData(options: Self.encoder)
+    #expect(try Image(pngData: data) == image)
+  }
+
   @Test("a 1 × 1 image and a single-symbol stream")
   func tiny() throws {
     let one = Self.solid(width: 1, height: 1, rgba: [0, 0, 0, 255])
