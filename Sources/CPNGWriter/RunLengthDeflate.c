@@ -436,10 +436,11 @@ int arsim_rle_set_body_path(int path) {
 /// its filter byte) except where a run over 258 bytes is split, whose pieces are 258 (16 bits:
 /// symbol 285 has no extra bits) but for the last, or the last two when the rest would fall
 /// below 3 (the last is then 3: 16 bits). So no two 21-bit runs are adjacent: at most 21 + 15
-/// + 21.
+/// + 21. With `shortCodes` (every token's bits ≤ 18, as in all 40 blocks of five B1 frames) three
+/// take ≤ 54 bits, the word never fills (≤ 61 bits), and one shift by the bytes stored does.
 static inline __attribute__((always_inline)) size_t write_tokens_three(
     const uint16_t *tokens, size_t count, const uint32_t *code, const uint8_t *length,
-    arsim_bit_writer *out) {
+    arsim_bit_writer *out, const int shortCodes) {
   uint64_t bits = out->bits;
   uint64_t used = out->count;
   uint8_t *next = out->next;
@@ -454,8 +455,12 @@ static inline __attribute__((always_inline)) size_t write_tokens_three(
       used += first + second + length[p[k + 2]];
       memcpy(next, &bits, 8);
       next += used >> 3;
-      const uint64_t half = (used & ~7u) >> 1;
-      bits = bits >> half >> half;
+      if (shortCodes) {
+        bits >>= used & ~7u;
+      } else {
+        const uint64_t half = (used & ~7u) >> 1;
+        bits = bits >> half >> half;
+      }
       used &= 7;
     }
   }
@@ -466,17 +471,17 @@ static inline __attribute__((always_inline)) size_t write_tokens_three(
 }
 
 static size_t write_tokens_plain(const uint16_t *tokens, size_t count, const uint32_t *code,
-                                 const uint8_t *length, arsim_bit_writer *out) {
-  return write_tokens_three(tokens, count, code, length, out);
+                                 const uint8_t *length, arsim_bit_writer *out, int shortCodes) {
+  return shortCodes ? write_tokens_three(tokens, count, code, length, out, 1)
+                    : write_tokens_three(tokens, count, code, length, out, 0);
 }
 
 #if defined(__x86_64__)
-__attribute__((target("bmi,bmi2"))) static size_t write_tokens_bmi2(const uint16_t *tokens,
-                                                                    size_t count,
-                                                                    const uint32_t *code,
-                                                                    const uint8_t *length,
-                                                                    arsim_bit_writer *out) {
-  return write_tokens_three(tokens, count, code, length, out);
+__attribute__((target("bmi,bmi2"))) static size_t write_tokens_bmi2(
+    const uint16_t *tokens, size_t count, const uint32_t *code, const uint8_t *length,
+    arsim_bit_writer *out, int shortCodes) {
+  return shortCodes ? write_tokens_three(tokens, count, code, length, out, 1)
+                    : write_tokens_three(tokens, count, code, length, out, 0);
 }
 #endif
 
@@ -619,10 +624,15 @@ void arsim_rle_flush_block(arsim_rle_work *work, unsigned distance, int final,
   // The body.
   size_t t = 0;
   const int path = body_path();
+  unsigned longest = 0;  // bits of the longest token (unused runs' ≤ 6 bits included)
+  for (int token = 0; token < 512; ++token) {
+    if (tokenLength[token] > longest) longest = tokenLength[token];
+  }
+  const int shortCodes = longest <= 18;
 #if defined(__x86_64__)
-  if (path == 2) t = write_tokens_bmi2(tokens, count, tokenCode, tokenLength, out);
+  if (path == 2) t = write_tokens_bmi2(tokens, count, tokenCode, tokenLength, out, shortCodes);
 #endif
-  if (path == 1) t = write_tokens_plain(tokens, count, tokenCode, tokenLength, out);
+  if (path == 1) t = write_tokens_plain(tokens, count, tokenCode, tokenLength, out, shortCodes);
   uint64_t bits = out->bits;
   unsigned used = out->count;
   uint8_t *next = out->next;
