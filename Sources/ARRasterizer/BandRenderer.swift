@@ -1,12 +1,16 @@
 import ARRenderCore
 import ARScene
 
-/// Renders one band of output rows at a time into its own sample buffers (one per worker).
+/// Renders one band of output rows at a time into a worker's `BandScratch` (one per worker).
 ///
 /// Sample grid: N×N samples per pixel; sample column sx sits at screen u = (sx + ½)/N − ½ and
 /// sample row sy at v = (sy + ½)/N − ½, so N = 1 samples exactly the pixel centres. Every value
 /// of a sample depends only on its own (u, v), never on the band, which keeps the output
 /// independent of the thread count.
+///
+/// Read-only while bands render, and `render` is not mutating: the frame's arrays are read
+/// in place, never copied (a copy of `PreparedFrame` retains each of its arrays, and the
+/// workers share them, so every retain would move their cache lines between cores).
 struct BandRenderer {
   let frame: PreparedFrame
   let background: BackgroundSampler
@@ -23,22 +27,6 @@ struct BandRenderer {
   let rayY: [Double]
   let pixelRayX: [Float]
   let pixelRayY: [Double]
-  /// Per sample of the band: depth (metres along −Z, +∞ = empty; Float, as a GPU's depth
-  /// buffer: 10⁻⁷ relative, 0.1 µm at a metre), visible primitive (−1 = none; spheres first,
-  /// then triangles offset by the sphere count).
-  var depths: [Float]
-  var ids: [Int32]
-  /// Colour 0…1 of the N sample rows of one output row: all red samples, then green, then blue,
-  /// each channel followed by its own padding.
-  /// Shading, blending and the resolve run one output row at a time, so these stay in the
-  /// cache; per-channel Float arrays let them work on `laneCount` samples per step (one 512-bit
-  /// vector in the AVX-512 build, one 256-bit vector in the AVX2 build, two 128-bit ones in the
-  /// baseline build). Float carries 24 bits, far more than the 8 of the output.
-  var channels: [Float]
-  /// Per-row storage of `BackgroundRuns` (kept from band to band, so not allocated each time).
-  var backgroundRuns = BackgroundRuns()
-  var translucentRows: [TranslucentRow] = []
-  var backgroundBlends: [TranslucentBackgroundBlend] = []
 
   init(
     frame: PreparedFrame, background: BackgroundSampler, width: Int, height: Int, scale: Int,
@@ -58,140 +46,153 @@ struct BandRenderer {
     let pixelPass = writesDepth && scale > 1
     pixelRayX = pixelPass ? SampleGrid.rayXTable(scale: 1, columns: width, intrinsics: k) : []
     pixelRayY = pixelPass ? SampleGrid.rayYTable(scale: 1, rows: height, intrinsics: k) : []
-    // Sixteen samples of padding after each buffer (and each colour channel): vector loops may
-    // read, and write back unchanged, up to `laneCount − 1` samples past a row's last one.
-    let samples = width * scale * bandRows * scale
-    depths = [Float](repeating: .infinity, count: samples + BandRenderer.padding)
-    ids = [Int32](repeating: -1, count: samples + BandRenderer.padding)
-    channels = [Float](
-      repeating: 0, count: 3 * (width * scale * scale + BandRenderer.padding))
+  }
+
+  /// Storage for one worker's bands of this frame (`render`'s `scratch`).
+  func makeScratch() -> BandScratch {
+    BandScratch(
+      samples: width * scale * bandRows * scale, rowSamples: width * scale * scale,
+      columns: width * scale, transparentCount: frame.transparent.count)
   }
 
   /// Samples of padding after the band's buffers.
   static let padding = 16
 
-  /// Renders output rows `firstRow ..< firstRow + bandRows` (clipped to the image).
-  mutating func render(firstRow: Int, into output: BandOutput) {
-    let (rayX, rayY, pixelRayX, pixelRayY) = (self.rayX, self.rayY, pixelRayX, pixelRayY)
+  /// Renders output rows `firstRow ..< firstRow + bandRows` (clipped to the image), using
+  /// `scratch` (from `makeScratch`) for the band's samples.
+  func render(firstRow: Int, scratch: inout BandScratch, into output: BandOutput) {
     rayX.withUnsafeBufferPointer { rayX in
       rayY.withUnsafeBufferPointer { rayY in
         pixelRayX.withUnsafeBufferPointer { pixelRayX in
           pixelRayY.withUnsafeBufferPointer { pixelRayY in
             render(
               firstRow: firstRow, rays: (rayX, rayY), pixelRays: (pixelRayX, pixelRayY),
-              into: output)
+              scratch: &scratch, into: output)
           }
         }
       }
     }
   }
 
-  private mutating func render(
+  private func render(
     firstRow: Int, rays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>),
-    pixelRays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>), into output: BandOutput
+    pixelRays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>),
+    scratch: inout BandScratch, into output: BandOutput
+  ) {
+    scratch.depths.withUnsafeMutableBufferPointer { depths in
+      scratch.ids.withUnsafeMutableBufferPointer { ids in
+        scratch.channels.withUnsafeMutableBufferPointer { channels in
+          scratch.runStorage.withUnsafeMutableBufferPointer { runStorage in
+            scratch.translucentRows.withUnsafeMutableBufferPointer { translucentRows in
+              scratch.backgroundBlends.withUnsafeMutableBufferPointer { blends in
+                let stride = channels.count / 3
+                let count = stride - BandRenderer.padding
+                let buffers = SampleBuffers(
+                  depths: depths, ids: ids,
+                  red: UnsafeMutableBufferPointer(rebasing: channels[0..<count]),
+                  green: UnsafeMutableBufferPointer(rebasing: channels[stride..<(stride + count)]),
+                  blue: UnsafeMutableBufferPointer(
+                    rebasing: channels[(2 * stride)..<(2 * stride + count)]))
+                render(
+                  firstRow: firstRow, rays: rays, pixelRays: pixelRays, buffers: buffers,
+                  runs: BackgroundRuns(storage: runStorage, columns: width * scale),
+                  translucentRows: translucentRows, blends: blends, into: output)
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// `render` with the worker's storage by pointer: `buffers` (the band's samples, one output
+  /// row's colours), `runs`, and room for each row's `translucentBackgroundRow`.
+  private func render(
+    firstRow: Int, rays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>),
+    pixelRays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>),
+    buffers: SampleBuffers, runs: consuming BackgroundRuns,
+    translucentRows: UnsafeMutableBufferPointer<TranslucentRow>,
+    blends: UnsafeMutableBufferPointer<TranslucentBackgroundBlend>, into output: BandOutput
   ) {
     let rows = min(bandRows, height - firstRow)
     let grid = SampleGrid(
       scale: scale, columns: width * scale, firstRow: firstRow * scale,
       rowCount: rows * scale, rayX: rays.0, rayY: rays.1)
-    let frame = self.frame
-    let bins = self.bins
-    let background = self.background
-    let scale = self.scale
-    let width = self.width
     let hasTransparent = !frame.transparent.isEmpty
     let paintsBackgroundRuns = frame.paintsBackgroundRuns(background: background, scale: scale)
-    // The band's reusable row storage, moved out for the render (and back at the end).
-    var (runs, translucentRows, blends) = (backgroundRuns, translucentRows, backgroundBlends)
-    defer {
-      (backgroundRuns, self.translucentRows, backgroundBlends) = (runs, translucentRows, blends)
-    }
-    depths.withUnsafeMutableBufferPointer { depths in
-      ids.withUnsafeMutableBufferPointer { ids in
-        channels.withUnsafeMutableBufferPointer { channels in
-          let stride = channels.count / 3
-          let count = stride - BandRenderer.padding
-          let red = UnsafeMutableBufferPointer(rebasing: channels[0..<count])
-          let green = UnsafeMutableBufferPointer(rebasing: channels[stride..<(stride + count)])
-          let blue = UnsafeMutableBufferPointer(
-            rebasing: channels[(2 * stride)..<(2 * stride + count)])
-          let buffers = SampleBuffers(
-            depths: depths, ids: ids, red: red, green: green, blue: blue)
-          buffers.clear(count: grid.columns * grid.rowCount)
-          frame.rasterizeOpaque(grid: grid, positions: bins[firstRow / bandRows], into: buffers)
-          // Per output row: shade its N sample rows, blend the transparent primitives over
-          // them, then the box-filter resolve (`resolveRow`).
-          guard let pixelBytes = UnsafeMutableRawPointer(output.pixels.baseAddress) else { return }
-          let samplesPerRow = grid.columns * scale
-          for row in 0..<rows {
-            let rowGrid = SampleGrid(
-              scale: scale, columns: grid.columns, firstRow: (firstRow + row) * scale,
-              rowCount: scale, rayX: rays.0, rayY: rays.1)
-            let rowBuffers = SampleBuffers(
-              depths: UnsafeMutableBufferPointer(
-                rebasing: depths[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
-              ids: UnsafeMutableBufferPointer(
-                rebasing: ids[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
-              red: red, green: green, blue: blue)
-            let rowPixels = pixelBytes + (firstRow + row) * width * 4
-            if paintsBackgroundRuns, let rowIds = rowBuffers.ids.baseAddress {
-              // Long runs of background samples: their pixels straight from the background
-              // colour and the translucent triangles (`BackgroundRuns`); the rest as below.
-              runs.find(ids: rowIds, columns: grid.columns)
-              if !runs.background.isEmpty,
-                frame.translucentBackgroundRow(
-                  grid: rowGrid, rows: &translucentRows, blends: &blends)
-              {
-                for columns in runs.content {
-                  frame.shadeOpaque(
-                    grid: rowGrid, background: background, columns: columns, into: rowBuffers)
-                }
-                if hasTransparent {
-                  runs.content.withUnsafeBufferPointer { content in
-                    translucentRows.withUnsafeBufferPointer { rows in
-                      frame.blendTransparent(
-                        grid: rowGrid, within: content, rows: rows, into: rowBuffers)
-                    }
-                  }
-                }
-                for columns in runs.content {
-                  resolveRow(
-                    red: red, green: green, blue: blue, columns: grid.columns, scale: scale,
-                    width: width, pixels: columns, into: rowPixels)
-                }
-                let color = background.rowColor(v: rowGrid.v(rowGrid.firstRow))
-                for run in runs.background {
-                  paintBackground(run, color: color, blends: blends, into: rowPixels)
-                }
-                continue
-              }
-            }
-            frame.shadeOpaque(grid: rowGrid, background: background, into: rowBuffers)
-            if hasTransparent { frame.blendTransparent(grid: rowGrid, into: rowBuffers) }
+    let (depths, ids, red, green, blue) = (
+      buffers.depths, buffers.ids, buffers.red, buffers.green, buffers.blue
+    )
+    buffers.clear(count: grid.columns * grid.rowCount)
+    frame.rasterizeOpaque(grid: grid, positions: bins[firstRow / bandRows], into: buffers)
+    // Per output row: shade its N sample rows, blend the transparent primitives over
+    // them, then the box-filter resolve (`resolveRow`).
+    guard let pixelBytes = UnsafeMutableRawPointer(output.pixels.baseAddress) else { return }
+    let samplesPerRow = grid.columns * scale
+    for row in 0..<rows {
+      let rowGrid = SampleGrid(
+        scale: scale, columns: grid.columns, firstRow: (firstRow + row) * scale,
+        rowCount: scale, rayX: rays.0, rayY: rays.1)
+      let rowBuffers = SampleBuffers(
+        depths: UnsafeMutableBufferPointer(
+          rebasing: depths[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
+        ids: UnsafeMutableBufferPointer(
+          rebasing: ids[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
+        red: red, green: green, blue: blue)
+      let rowPixels = pixelBytes + (firstRow + row) * width * 4
+      if paintsBackgroundRuns, let rowIds = rowBuffers.ids.baseAddress {
+        // Long runs of background samples: their pixels straight from the background
+        // colour and the translucent triangles (`BackgroundRuns`); the rest as below.
+        runs.find(ids: rowIds, columns: grid.columns)
+        if !runs.background.isEmpty,
+          let blendCount = frame.translucentBackgroundRow(
+            grid: rowGrid, rows: translucentRows, blends: blends)
+        {
+          let content = runs.content
+          for columns in content {
+            frame.shadeOpaque(
+              grid: rowGrid, background: background, columns: columns, into: rowBuffers)
+          }
+          if hasTransparent {
+            frame.blendTransparent(
+              grid: rowGrid, within: content, rows: UnsafeBufferPointer(translucentRows),
+              into: rowBuffers)
+          }
+          for columns in content {
             resolveRow(
               red: red, green: green, blue: blue, columns: grid.columns, scale: scale,
-              width: width, into: rowPixels)
+              width: width, pixels: columns, into: rowPixels)
           }
-          guard writesDepth else { return }
-          // Depth output is the pixel-centre ray's depth: with N = 1 that is the sample; with
-          // N > 1 a separate visibility pass at pixel centres.
-          var depthGrid = grid
-          if scale > 1 {
-            depthGrid = SampleGrid(
-              scale: 1, columns: width, firstRow: firstRow, rowCount: rows, rayX: pixelRays.0,
-              rayY: pixelRays.1)
-            buffers.clear(count: width * rows)
-            frame.rasterizeOpaque(
-              grid: depthGrid, positions: bins[firstRow / bandRows], into: buffers)
+          let color = background.rowColor(v: rowGrid.v(rowGrid.firstRow))
+          let rowBlends = UnsafeBufferPointer(rebasing: blends[..<blendCount])
+          for run in runs.background {
+            paintBackground(run, color: color, blends: rowBlends, into: rowPixels)
           }
-          for row in 0..<rows {
-            for column in 0..<width {
-              let i = row * width + column
-              output.depth[(firstRow + row) * width + column] = frame.outputDepth(
-                id: ids[i], stored: depths[i], u: Double(column), v: Double(firstRow + row))
-            }
-          }
+          continue
         }
+      }
+      frame.shadeOpaque(grid: rowGrid, background: background, into: rowBuffers)
+      if hasTransparent { frame.blendTransparent(grid: rowGrid, into: rowBuffers) }
+      resolveRow(
+        red: red, green: green, blue: blue, columns: grid.columns, scale: scale,
+        width: width, into: rowPixels)
+    }
+    guard writesDepth else { return }
+    // Depth output is the pixel-centre ray's depth: with N = 1 that is the sample; with
+    // N > 1 a separate visibility pass at pixel centres.
+    if scale > 1 {
+      let depthGrid = SampleGrid(
+        scale: 1, columns: width, firstRow: firstRow, rowCount: rows, rayX: pixelRays.0,
+        rayY: pixelRays.1)
+      buffers.clear(count: width * rows)
+      frame.rasterizeOpaque(
+        grid: depthGrid, positions: bins[firstRow / bandRows], into: buffers)
+    }
+    for row in 0..<rows {
+      for column in 0..<width {
+        let i = row * width + column
+        output.depth[(firstRow + row) * width + column] = frame.outputDepth(
+          id: ids[i], stored: depths[i], u: Double(column), v: Double(firstRow + row))
       }
     }
   }
@@ -386,17 +387,27 @@ struct SampleBuffers {
       as: FloatLanes.self)
   }
 
-  /// Empties the first `count` samples: depth +∞, no primitive. `laneCount` samples per store (the
-  /// element-wise loop compiled to scalar stores, as the two buffers might overlap).
+  /// Empties the first `count` samples: depth +∞, no primitive. `laneCount` samples per store,
+  /// four stores per buffer and step (the element-wise loop compiled to scalar stores, as the
+  /// two buffers might overlap).
   func clear(count: Int) {
     guard let depthBase = depths.baseAddress, let idBase = ids.baseAddress else { return }
+    let (depth, id) = (FloatLanes(repeating: .infinity), IntLanes(repeating: -1))
+    @inline(__always) func store(_ i: Int) {
+      UnsafeMutableRawPointer(depthBase + i).storeBytes(of: depth, as: FloatLanes.self)
+      UnsafeMutableRawPointer(idBase + i).storeBytes(of: id, as: IntLanes.self)
+    }
     var i = 0
-    while i + laneCount <= count {
-      UnsafeMutableRawPointer(depthBase + i).storeBytes(
-        of: FloatLanes(repeating: .infinity), as: FloatLanes.self)
-      UnsafeMutableRawPointer(idBase + i).storeBytes(
-        of: IntLanes(repeating: -1), as: IntLanes.self)
-      i += laneCount
+    while i &+ 4 &* laneCount <= count {
+      store(i)
+      store(i &+ laneCount)
+      store(i &+ 2 &* laneCount)
+      store(i &+ 3 &* laneCount)
+      i &+= 4 &* laneCount
+    }
+    while i &+ laneCount <= count {
+      store(i)
+      i &+= laneCount
     }
     while i < count {
       depthBase[i] = .infinity

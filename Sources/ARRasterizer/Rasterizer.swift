@@ -81,13 +81,14 @@ package enum Rasterizer {
         // do not depend on which worker renders them.
         let nextBand = BandCounter()
         let work: @Sendable (Int) -> Void = { _ in
-          var band = BandRenderer(
+          let band = BandRenderer(
             frame: frame, background: background, width: width, height: height, scale: scale,
             bandRows: bandRows, writesDepth: writesDepth, bins: bins)
+          var scratch = band.makeScratch()
           while true {
             let index = nextBand.value.wrappingAdd(1, ordering: .relaxed).oldValue
             guard index < bandCount else { break }
-            band.render(firstRow: index * bandRows, into: output)
+            band.render(firstRow: index * bandRows, scratch: &scratch, into: output)
           }
         }
         if threads <= 1 {

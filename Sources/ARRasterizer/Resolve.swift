@@ -44,14 +44,15 @@ private func resolveSingleSampleRow(
   blue b: UnsafeMutablePointer<Float>, columns: Range<Int>, into pixels: UnsafeMutableRawPointer
 ) -> Int {
   var column = columns.lowerBound
-  while column + laneCount <= columns.upperBound {
+  // Wrapping arithmetic: columns lie within a row, far from overflow (no checks per step).
+  while column &+ laneCount <= columns.upperBound {
     let rgba = packedPixels(
       red: UnsafeRawPointer(r + column).loadUnaligned(as: FloatLanes.self),
       green: UnsafeRawPointer(g + column).loadUnaligned(as: FloatLanes.self),
       blue: UnsafeRawPointer(b + column).loadUnaligned(as: FloatLanes.self))
     // RGBA bytes in memory order: each pixel's UInt32 little-endian.
-    (pixels + column * 4).storeBytes(of: rgba.littleEndianLanes, as: UInt32Lanes.self)
-    column += laneCount
+    (pixels + column &* 4).storeBytes(of: rgba.littleEndianLanes, as: UInt32Lanes.self)
+    column &+= laneCount
   }
   return column
 }

@@ -144,32 +144,76 @@ struct ScreenPolygon: Sendable {
     guard low < high else { return }
     let first = edge.admits(u: grid.u(low), v: v)
     let last = edge.admits(u: grid.u(high - 1), v: v)
-    switch (first, last) {
-    case (true, true):
+    guard first != last else {
+      if !first { range = low..<low }
       return
-    case (false, false):
-      range = low..<low
-    case (true, false):
-      // Admitted prefix: the first rejected column in (low, high − 1].
-      range = low..<firstChange(low, high - 1) { edge.admits(u: grid.u($0), v: v) }
-    case (false, true):
-      // Admitted suffix: the first admitted column in (low, high − 1].
-      range = firstChange(low, high - 1) { edge.admits(u: grid.u($0), v: v) }..<high
     }
+    // Admitted prefix (first) or suffix: the column where admission changes, starting from
+    // where the edge's line crosses the row.
+    let change = firstChange(
+      low, high - 1, startingAt: first, guess: edge.crossingColumn(v: v, grid: grid)
+    ) { edge.admits(u: grid.u($0), v: v) }
+    range = first ? low..<change : change..<high
+  }
+}
+
+extension ScreenEdge {
+  /// The sample column nearest where the edge's line crosses sample row v, a guess for
+  /// `ScreenPolygon.firstChange` (any value is safe: it only orders the search). Screen
+  /// space: u* = ax + (bx − ax)·(v − ay)/(by − ay), column (u* + ½)·N − ½.
+  @inline(__always) func crossingColumn(v: Double, grid: SampleGrid) -> Int {
+    let u = ax + (bx - ax) * (v - ay) / (by - ay)
+    let column = (u + 0.5) * Double(grid.scale) - 0.5
+    // NaN and out-of-range guesses go to the ends (the search clamps them).
+    guard column > -0x1p52 else { return Int.min / 2 }
+    guard column < 0x1p52 else { return Int.max / 2 }
+    return Int(column)
   }
 }
 
 extension ScreenPolygon {
-  /// Bisection on a predicate that holds at `a` and not at `b`, or the reverse (monotone in
-  /// between): the first column in (a, b] whose value differs from the value at `a`.
-  @inline(__always) static func firstChange(_ a: Int, _ b: Int, _ admits: (Int) -> Bool) -> Int {
-    let atStart = admits(a)
-    var a = a
-    var b = b
-    while b - a > 1 {
-      let m = a + (b - a) / 2
-      if admits(m) == atStart { a = m } else { b = m }
+  /// On a predicate `admits` that is monotone on a ... b, `atStart` at `a` and not at `b`:
+  /// the first column in (a, b] whose value is not `atStart`, the unique column c with
+  /// `admits(c − 1) == atStart` and `admits(c) != atStart`.
+  ///
+  /// Searched outwards from `guess` (clamped into (a, b]) with doubling steps, then by
+  /// bisection within the last step, so a guess a column or two off costs a few evaluations
+  /// instead of log₂(b − a); the result does not depend on the guess.
+  @inline(__always) static func firstChange(
+    _ a: Int, _ b: Int, startingAt atStart: Bool, guess: Int, _ admits: (Int) -> Bool
+  ) -> Int {
+    // Invariant: admits(low) == atStart, admits(high) != atStart.
+    var low = a
+    var high = b
+    let start = Swift.min(Swift.max(guess, a + 1), b)
+    var step = 1
+    if admits(start) == atStart {
+      low = start
+      while low + step < high {
+        if admits(low + step) == atStart {
+          low += step
+          step += step
+        } else {
+          high = low + step
+          break
+        }
+      }
+    } else {
+      high = start
+      while high - step > low {
+        if admits(high - step) != atStart {
+          high -= step
+          step += step
+        } else {
+          low = high - step
+          break
+        }
+      }
     }
-    return b
+    while high - low > 1 {
+      let m = low + (high - low) / 2
+      if admits(m) == atStart { low = m } else { high = m }
+    }
+    return high
   }
 }

@@ -18,21 +18,73 @@ struct BackgroundRunsTests {
     var ids = [Int32](repeating: -1, count: 100 + 16)
     ids[5] = 0  // vector 0 holds content
     ids[70] = 3  // vector 64 too; 72 ..< 96 is three background vectors: too short
-    var runs = BackgroundRuns()
-    ids.withUnsafeBufferPointer { runs.find(ids: $0.baseAddress!, columns: 100) }
-    #expect(runs.background == [8..<64])
-    #expect(runs.content == [0..<8, 64..<100])
-    // A row of background only: all whole vectors, the last partial one (96 ..< 100) content.
-    ids[5] = -1
-    ids[70] = -1
-    ids.withUnsafeBufferPointer { runs.find(ids: $0.baseAddress!, columns: 100) }
-    #expect(runs.background == [0..<96])
-    #expect(runs.content == [96..<100])
-    // Content in every vector: one content run.
-    for i in stride(from: 3, to: 100, by: 8) { ids[i] = 1 }
-    ids.withUnsafeBufferPointer { runs.find(ids: $0.baseAddress!, columns: 100) }
-    #expect(runs.background.isEmpty)
-    #expect(runs.content == [0..<100])
+    var storage = [Range<Int>](repeating: 0..<0, count: 2 * BackgroundRuns.capacity(columns: 100))
+    storage.withUnsafeMutableBufferPointer { storage in
+      var runs = BackgroundRuns(storage: storage, columns: 100)
+      ids.withUnsafeBufferPointer { runs.find(ids: $0.baseAddress!, columns: 100) }
+      #expect(Array(runs.background) == [8..<64])
+      #expect(Array(runs.content) == [0..<8, 64..<100])
+      // A row of background only: all whole vectors, the last partial one (96 ..< 100) content.
+      ids[5] = -1
+      ids[70] = -1
+      ids.withUnsafeBufferPointer { runs.find(ids: $0.baseAddress!, columns: 100) }
+      #expect(Array(runs.background) == [0..<96])
+      #expect(Array(runs.content) == [96..<100])
+      // Content in every vector: one content run.
+      for i in stride(from: 3, to: 100, by: 8) { ids[i] = 1 }
+      ids.withUnsafeBufferPointer { runs.find(ids: $0.baseAddress!, columns: 100) }
+      #expect(runs.background.isEmpty)
+      #expect(Array(runs.content) == [0..<100])
+    }
+  }
+
+  @Test("find's skipping search gives the runs of a vector-by-vector scan, on random rows")
+  func findMatchesScan() {
+    var random = SeededGenerator(seed: 3132)
+    let columns = 8 * 61 + 5
+    var storage = [Range<Int>](
+      repeating: 0..<0, count: 2 * BackgroundRuns.capacity(columns: columns))
+    for trial in 0..<400 {
+      // Rows from mostly content to mostly background, in clumps of vectors.
+      let contentShare = Double(trial % 10) / 10
+      var ids = [Int32](repeating: -1, count: columns + 16)
+      var sx = 0
+      while sx < columns {
+        let length = 1 + Int(random.next() % 40)
+        let isContent = Double(random.next() % 1000) / 1000 < contentShare
+        for i in sx..<min(columns, sx + length) where isContent { ids[i] = 2 }
+        sx += length
+      }
+      // The reference: maximal runs of whole background vectors, at least four long.
+      var background: [Range<Int>] = []
+      var content: [Range<Int>] = []
+      let whole = columns - columns % laneCount
+      var contentStart = 0
+      var v = 0
+      while v < whole {
+        guard ids[v..<(v + laneCount)].allSatisfy({ $0 < 0 }) else {
+          v += laneCount
+          continue
+        }
+        var end = v + laneCount
+        while end < whole, ids[end..<(end + laneCount)].allSatisfy({ $0 < 0 }) {
+          end += laneCount
+        }
+        if end - v >= BackgroundRuns.minimumVectors * laneCount {
+          if contentStart < v { content.append(contentStart..<v) }
+          background.append(v..<end)
+          contentStart = end
+        }
+        v = end
+      }
+      if contentStart < columns { content.append(contentStart..<columns) }
+      storage.withUnsafeMutableBufferPointer { storage in
+        var runs = BackgroundRuns(storage: storage, columns: columns)
+        ids.withUnsafeBufferPointer { runs.find(ids: $0.baseAddress!, columns: columns) }
+        #expect(Array(runs.background) == background, "trial \(trial)")
+        #expect(Array(runs.content) == content, "trial \(trial)")
+      }
+    }
   }
 
   @Test("paintBackground writes each piece's blended colour, resolved")

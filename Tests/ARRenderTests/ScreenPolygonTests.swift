@@ -59,6 +59,56 @@ struct ScreenPolygonTests {
     #expect(!square.covers(u: 3, v: 3))
   }
 
+  @Test("coveredColumns is exactly the columns covers admits, at 1, 2 and 3 samples per pixel")
+  func coveredColumnsMatchCovers() throws {
+    var random = SeededGenerator(seed: 31)
+    let columns = 97
+    for trial in 0..<300 {
+      let scale = 1 + trial % 3
+      // Vertices around and beyond the grid, some on the sample lattice.
+      let p = (0..<3).map { _ in
+        (
+          u: Double(Int.random(in: -400...800, using: &random)) / 8,
+          v: Double(Int.random(in: -200...400, using: &random)) / 8
+        )
+      }
+      guard let polygon = ScreenPolygon(vertices: p) else { continue }
+      let rayX = [Float](repeating: 0, count: columns * scale + 16)
+      let rayY = [Double](repeating: 0, count: 64 * scale)
+      rayX.withUnsafeBufferPointer { rayX in
+        rayY.withUnsafeBufferPointer { rayY in
+          let grid = SampleGrid(
+            scale: scale, columns: columns * scale, firstRow: 0, rowCount: 64 * scale,
+            rayX: rayX, rayY: rayY)
+          for sy in 0..<(50 * scale) {
+            let v = grid.v(sy)
+            let covered = polygon.coveredColumns(v: v, columns: 0..<grid.columns, grid: grid)
+            let expected = (0..<grid.columns).filter { polygon.covers(u: grid.u($0), v: v) }
+            #expect(Array(covered) == expected, "trial \(trial) row \(sy)")
+          }
+        }
+      }
+    }
+  }
+
+  @Test("firstChange finds the change of a monotone predicate whatever the guess")
+  func firstChangeIgnoresGuess() {
+    for a in 0..<6 {
+      for b in (a + 1)..<40 {
+        for change in (a + 1)...b {
+          for guess in [Int.min / 2, -3, a, a + 1, change - 2, change, change + 3, b, Int.max / 2] {
+            #expect(
+              ScreenPolygon.firstChange(a, b, startingAt: true, guess: guess) { $0 < change }
+                == change)
+            #expect(
+              ScreenPolygon.firstChange(a, b, startingAt: false, guess: guess) { $0 >= change }
+                == change)
+          }
+        }
+      }
+    }
+  }
+
   @Test("degenerate outlines are rejected")
   func degenerate() {
     #expect(ScreenPolygon(vertices: [(u: 0, v: 0), (u: 1, v: 1), (u: 2, v: 2)]) == nil)
