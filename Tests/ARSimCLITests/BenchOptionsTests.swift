@@ -43,6 +43,23 @@ final class BenchOptionsTests {
   }
 
   @Test(
+    "sizes smaller than a sphere's margin render (a newcomer's --size 1x1 trapped)",
+    arguments: ["1x1", "1000x2", "2x1000", "10x1"])
+  func tinySizes(size: String) throws {
+    let (code, output) = runCommand([
+      "bench", "B1", "--frames", "2", "--size", size, "--spheres", "60",
+      "--track", try shortTrack(), "--out", root + "/bench-\(size)",
+    ])
+    #expect(code == 0, "\(output.standardError)")
+    let (width, height) = (Int(size.split(separator: "x")[0])!, Int(size.split(separator: "x")[1])!)
+    let png = try Data(contentsOf: URL(fileURLWithPath: root + "/bench-\(size)/B1/frame_00000.png"))
+    #expect(
+      Array(png[16..<24]) == [
+        0, 0, UInt8(width >> 8), UInt8(width & 255), 0, 0, UInt8(height >> 8), UInt8(height & 255),
+      ])
+  }
+
+  @Test(
     "--size and --spheres refuse malformed values (64)",
     arguments: [
       ["--size", "320"], ["--size", "0x10"], ["--size", "20000x10"], ["--size", "axb"],

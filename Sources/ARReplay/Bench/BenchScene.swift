@@ -110,15 +110,18 @@ public enum BenchScene: String, CaseIterable, Sendable {
     var strokes: [BenchLayout.Stroke] = []
     var remaining = sphereCount ?? self.sphereCount
     // Screen-space strokes: wavy lines stepping 0.8 projected radii, reflected at a margin of
-    // 1.5 radii so every sphere lies wholly inside the image.
+    // 1.5 radii so every sphere lies wholly inside the image (in an image too small for that
+    // margin, `--size 1x1`, the strokes keep to its middle row or column instead).
     while remaining > 0 {
       let count = min(spheresPerStroke, remaining)
       remaining -= count
       let depth = uniform(depthRange)
       let radiusPixels = k.fx * Self.sphereWorldRadius / depth
       let margin = 1.5 * radiusPixels
-      let uRange = margin...(Double(k.width) - 1 - margin)
-      let vRange = margin...(Double(k.height) - 1 - margin)
+      let uMargin = min(margin, (Double(k.width) - 1) / 2)
+      let vMargin = min(margin, (Double(k.height) - 1) / 2)
+      let uRange = uMargin...(Double(k.width) - 1 - uMargin)
+      let vRange = vMargin...(Double(k.height) - 1 - vMargin)
       var u = uniform(uRange)
       var v = uniform(vRange)
       var heading = uniform(0...(2 * Double.pi))
