@@ -35,6 +35,26 @@ struct StandardOutputErrorTests {
     #expect(errors.contains("cannot write standard output: No space left on device"))
   }
 
+  @Test("a reader that closed its end (| head) gives 74, not death by SIGPIPE (141)")
+  func closedPipe() throws {
+    let arsim = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("arsim").path
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: arsim)
+    process.arguments = ["help"]
+    let output = Pipe()
+    try output.fileHandleForReading.close()
+    process.standardOutput = output
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    try output.fileHandleForWriting.close()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit && process.terminationStatus == 74, "\(text)")
+    #expect(text.contains("cannot write standard output: Broken pipe"))
+  }
+
   @Test("an error exit stays when nothing was written to standard output")
   func errorsUnchanged() throws {
     let (status, _) = try Self.runToFullDevice(["track", "info", "/nonexistent/track.txt"])
