@@ -12,7 +12,8 @@ extension RenderCommand {
   /// and ffmpeg are looked up here, before any frame is written, so a missing one fails the
   /// command at once (69).
   /// - Throws: `ToolUnavailable` naming the Debian package; `InputError` `.missingInput` for a
-  ///   font that is not a regular file (a FIFO in `ARSIM_HUD_FONT`); `UsageError` for a frame rate
+  ///   font that is not a regular file (a FIFO in `ARSIM_HUD_FONT`), `.badData` for one
+  ///   FreeType cannot read; `UsageError` for a frame rate
   ///   ffmpeg cannot take or a video path that is a scene input or one of the run's files
   ///   (`refuseOverwritingRunFiles`); `InputError` `.cannotCreate` for a video whose folder
   ///   does not exist and is not one the run makes (`refuseMissingOutputFolder`).
@@ -39,6 +40,12 @@ extension RenderCommand {
       }
       do {
         options.overlay = HeadsUpDisplay(font: try FontFace(path: path))
+      } catch .unreadableFont(_, let code) {
+        // A file FreeType cannot read is bad input (65), not a missing tool.
+        throw InputError(
+          .badData, InputLocation(file: path),
+          "FreeType cannot read this font (FreeType error \(code); the font for --hud, "
+            + "\(FontLocator.environmentVariable))")
       } catch {
         throw ToolUnavailable(message: "--hud: " + error.description)
       }

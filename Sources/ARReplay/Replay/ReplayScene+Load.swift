@@ -176,6 +176,13 @@ struct SceneResolver {
       throw error("frames", "\(frameCount) frames is over the limit of \(Self.maximumFrames)")
     }
     let lastTime = start + Double(frameCount - 1) / fps
+    // A start past the track's end is the start's fault, whatever the frame count.
+    if !clamp, start > trackDuration + 1e-9 {
+      throw error(
+        "start",
+        "\(start) s is past the end of the track (\(trackDuration) s; set track.clamp to hold the last pose)"
+      )
+    }
     if !clamp, lastTime > trackDuration + 1e-9 {
       throw error(
         file.frames != nil ? "frames" : "duration",

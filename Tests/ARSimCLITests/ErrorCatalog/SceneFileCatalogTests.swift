@@ -41,6 +41,11 @@ import Testing
       ], render, code: Exit.badData,
       mentions: ["scene.json:4:", "field 'duration'", "10000000 frames"]),
     CatalogCase(
+      "a start past the track's end with a duration (the duration was blamed)",
+      files: ["scene.json": tinyScene("\"start\": 1e20"), "track.txt": tinyTrack], render,
+      code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'start'", "past the end of the track"]),
+    CatalogCase(
       "a key given twice in one object (Foundation would keep one silently)",
       files: [
         "scene.json": tinyScene().replacingOccurrences(
