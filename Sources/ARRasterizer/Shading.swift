@@ -260,12 +260,13 @@ extension ShadingLights {
     let outsideZ = (-t - samples.centreZ) * samples.inverseRadius
     // N·V < 0 ⇔ N·d > 0: seen from inside.
     let inside = outsideX * dx + outsideY * dy - outsideZ .> 0
-    // Negated where inside by flipping the sign bit (what `-x` does): a lane-by-lane `select`
-    // of both signs left the SLP vectorizer blending and permuting lanes of dx and t.
+    // The normal N is `outside` negated where inside. N is never formed: each dot product with
+    // it is taken with `outside` and its sign bit flipped where inside (what `-x` does), the
+    // same bits as summing the negated terms (rounding to nearest is symmetric: (−a)·b + (−c)·e
+    // = −(a·b + c·e), and (−a) / b = −(a / b)) except for the sign of an exact zero and of a NaN,
+    // which the `max(0, ·)` selects and the final clamp to 0…1 turn into the same +0. This takes
+    // the flip off the dot products' chain: they run beside the inside test.
     let flip = unsafeBitCast(inside, to: UInt32Lanes.self) & 0x8000_0000
-    let nx = FloatLanes(bitPattern: outsideX.bitPattern ^ flip)
-    let ny = FloatLanes(bitPattern: outsideY.bitPattern ^ flip)
-    let nz = FloatLanes(bitPattern: outsideZ.bitPattern ^ flip)
     // |d|; the view vector V = −d / |d| is never formed: for the halfway vector,
     // L + V = (|d| L − d) / |d|, so N·H = N·g / |g| with g = |d| L − d (one square root and one
     // division per light, no division for V).
@@ -274,11 +275,15 @@ extension ShadingLights {
       red: FloatLanes(repeating: Float(ambient.x)), green: FloatLanes(repeating: Float(ambient.y)),
       blue: FloatLanes(repeating: Float(ambient.z)))
     var specular = ColorLanes(red: .zero, green: .zero, blue: .zero)
+    // Whether `specular` still holds its zeros: the first light's terms are stored, not added
+    // to +0 (which differs from them only in an exact zero's sign, which the clamp erases).
+    var firstSpecular = true
     for light in lights {
       let l = light.toward
       let c = light.color
       // max(0, x) with NaN → 0.
-      let nl = nx * l.x + ny * l.y + nz * l.z
+      let nl = FloatLanes(
+        bitPattern: (outsideX * l.x + outsideY * l.y + outsideZ * l.z).bitPattern ^ flip)
       let lit = select(nl .>= 0, nl, .zero)
       diffuse.red += c.x * lit
       diffuse.green += c.y * lit
@@ -288,13 +293,19 @@ extension ShadingLights {
       let gy = length * l.y - dy
       let gz = length * l.z + 1
       let gLength = (gx * gx + gy * gy + gz * gz).squareRoot()
-      let cosine = (nx * gx + ny * gy + nz * gz) / gLength
+      let cosine = FloatLanes(
+        bitPattern: ((outsideX * gx + outsideY * gy + outsideZ * gz) / gLength).bitPattern ^ flip)
       // No halfway vector (|g| = 0: the light straight behind the eye) adds nothing.
       let power = select(
         gLength .> 0, select(cosine .>= 0, wholePower(cosine, exponent), .zero), .zero)
-      specular.red += c.x * power
-      specular.green += c.y * power
-      specular.blue += c.z * power
+      if firstSpecular {
+        specular = ColorLanes(red: c.x * power, green: c.y * power, blue: c.z * power)
+        firstSpecular = false
+      } else {
+        specular.red += c.x * power
+        specular.green += c.y * power
+        specular.blue += c.z * power
+      }
     }
     return ColorLanes(
       red: shadedChannel(material.diffuse.x, diffuse.red, material.specular.x, specular.red, blinn),
