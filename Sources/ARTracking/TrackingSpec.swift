@@ -102,8 +102,12 @@ public struct TrackingSpec: Decodable, Sendable {
     public var relocalizing: Double?
   }
 
-  /// The largest position noise σ (m) and drift density (m/√s) a section may ask for.
+  /// The largest position noise σ (m) and drift density (m/√s) a section may ask for, and the
+  /// largest component of a relocalisation's position residual (m).
   public static let maximumPositionSigma = 100.0
+  /// The largest rotation noise σ (rad) and drift density (rad/√s), and the largest component
+  /// of a relocalisation's rotation residual (rad): 2π.
+  public static let maximumRotationSigma = 2 * Double.pi
 
   /// The section's known keys by field path (unknown keys become warnings).
   public static let schema: [String: Set<String>] = [
@@ -153,12 +157,29 @@ public struct TrackingSpec: Decodable, Sendable {
       }
       return value
     }
-    func vector(_ values: [Double]?, _ field: String) throws(TrackingSpecError) -> Vector3 {
+    func vector(_ values: [Double]?, _ field: String, atMost limit: Double, _ unit: String)
+      throws(TrackingSpecError) -> Vector3
+    {
       guard let values else { return .zero }
       guard values.count == 3, values.allSatisfy(\.isFinite) else {
         throw TrackingSpecError(field, "expected 3 finite numbers")
       }
+      guard values.allSatisfy({ abs($0) <= limit }) else {
+        throw TrackingSpecError(
+          field, "each component must be at most \(limit) \(unit) in size (got \(values))")
+      }
       return Vector3(values[0], values[1], values[2])
+    }
+    // Rotation σ ≤ 2π rad (and rad/√s): a larger one is no more random, and at 10¹² the angle
+    // lost every bit of its sine and cosine, so the noise quietly vanished.
+    func rotationSigma(_ value: Double?, _ field: String, _ unit: String) throws(TrackingSpecError)
+      -> Double
+    {
+      let sigma = try nonNegative(value, field, unit) ?? 0
+      guard sigma <= Self.maximumRotationSigma else {
+        throw TrackingSpecError(field, "must be at most 2π \(unit) (got \(sigma))")
+      }
+      return sigma
     }
     c.initializingSeconds = try nonNegative(initializing, "tracking.initializing", "s") ?? 0
     c.maximumAngularSpeed = try nonNegative(
@@ -210,12 +231,12 @@ public struct TrackingSpec: Decodable, Sendable {
     }
     model.positionNoise = try positionSigma(
       error?.noise?.position, "tracking.error.noise.position", "m")
-    model.rotationNoise =
-      try nonNegative(error?.noise?.rotation, "tracking.error.noise.rotation", "rad") ?? 0
+    model.rotationNoise = try rotationSigma(
+      error?.noise?.rotation, "tracking.error.noise.rotation", "rad")
     model.positionDrift = try positionSigma(
       error?.drift?.position, "tracking.error.drift.position", "m/√s")
-    model.rotationDrift =
-      try nonNegative(error?.drift?.rotation, "tracking.error.drift.rotation", "rad/√s") ?? 0
+    model.rotationDrift = try rotationSigma(
+      error?.drift?.rotation, "tracking.error.drift.rotation", "rad/√s")
     if let scale = error?.scale {
       guard scale.isFinite, scale > -1, scale < 1 else {
         throw TrackingSpecError("tracking.error.scale", "must be a finite number in (−1, 1)")
@@ -232,8 +253,12 @@ public struct TrackingSpec: Decodable, Sendable {
       }
       previous = t
       let residual = PoseError(
-        position: try vector(spec.residual?.position, field + ".residual.position"),
-        rotation: try vector(spec.residual?.rotation, field + ".residual.rotation"))
+        position: try vector(
+          spec.residual?.position, field + ".residual.position", atMost: Self.maximumPositionSigma,
+          "m"),
+        rotation: try vector(
+          spec.residual?.rotation, field + ".residual.rotation", atMost: Self.maximumRotationSigma,
+          "rad"))
       c.relocalizations.append(Relocalization(t: t, residual: residual))
     }
     if let rate = frames?.dropRate {

@@ -31,6 +31,29 @@ import Testing
     #expect(Self.failure(largest) == nil)
   }
 
+  @Test(
+    "a rotation σ, drift density or residual above its bound is refused, naming the field",
+    arguments: [
+      (#"{"error": {"noise": {"rotation": 1e12}}}"#, "tracking.error.noise.rotation"),
+      (#"{"error": {"drift": {"rotation": 1e300}}}"#, "tracking.error.drift.rotation"),
+      (
+        #"{"relocalizations": [{"t": 1, "residual": {"rotation": [1e300, 0, 0]}}]}"#,
+        "tracking.relocalizations[0].residual.rotation"
+      ),
+      (
+        #"{"relocalizations": [{"t": 1, "residual": {"position": [1e300, 0, 0]}}]}"#,
+        "tracking.relocalizations[0].residual.position"
+      ),
+    ])
+  func rotationAndResidualBounds(json: String, field: String) throws {
+    #expect(Self.failure(try Self.spec(json))?.field == field)
+    let largest = try Self.spec(
+      #"{"error": {"noise": {"rotation": 6.28}, "drift": {"rotation": 6.28}},"#
+        + #" "relocalizations": [{"t": 1, "residual": {"position": [-100, 100, 0], "rotation": [6.28, 0, -6.28]}}]}"#
+    )
+    #expect(Self.failure(largest) == nil)
+  }
+
   @Test("a full section gives its values")
   func values() throws {
     let c = try Self.spec(
