@@ -69,10 +69,10 @@ extension DepthImage {
 /// image (a 780 KB PNG of 16384 × 16384 zeros would need 1 GiB, twice over) is refused from
 /// its header before anything is allocated.
 public enum PNGDecodeLimits {
-  /// Pixels per side.
-  public static let maximumSide = 16384
+  /// Pixels per side (`ImageLimits`, which the scene's output sizes keep to as well).
+  public static let maximumSide = ImageLimits.maximumSide
   /// Pixels in all (64 Mi).
-  public static let maximumPixels = 64 << 20
+  public static let maximumPixels = ImageLimits.maximumPixels
 
   /// Why the PNG `data` declares an image over the limits (its `IHDR`, bytes 16–23 as the PNG
   /// specification places it), or nil.

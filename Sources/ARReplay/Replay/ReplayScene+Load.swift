@@ -136,6 +136,9 @@ struct SceneResolver {
     guard width > 0, height > 0, width <= 16384, height <= 16384 else {
       throw error("output", "width and height must be 1…16384 (got \(width)×\(height))")
     }
+    guard width * height <= ImageLimits.maximumPixels else {
+      throw error("output", ImageLimits.overPixelLimit(width, height))
+    }
     let outputIntrinsics = capture.output(viewport: viewport, width: width, height: height)
 
     // Timing.

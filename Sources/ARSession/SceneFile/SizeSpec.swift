@@ -15,12 +15,16 @@ public struct SizeSpec: Decodable, Sendable {
 
 extension SceneSection {
   /// The size `spec` written at `field`, checked.
-  /// - Throws: `InputError` naming `field` when a side is outside 1…16384 pixels.
+  /// - Throws: `InputError` naming `field` when a side is outside 1…16384 pixels or the image
+  ///   is over 64 Mi pixels (`ImageLimits`).
   public func size(_ spec: SizeSpec, field: String) throws -> (width: Int, height: Int) {
     let width = spec.width.value
     let height = spec.height.value
     guard (1...16384).contains(width), (1...16384).contains(height) else {
       throw error(field, "width and height must be 1…16384 (got \(width)×\(height))")
+    }
+    guard width * height <= ImageLimits.maximumPixels else {
+      throw error(field, ImageLimits.overPixelLimit(width, height))
     }
     return (width, height)
   }

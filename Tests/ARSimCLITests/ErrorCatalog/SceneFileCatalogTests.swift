@@ -33,6 +33,14 @@ import Testing
         "track.txt": tinyTrack,
       ], render, code: Exit.badData, mentions: ["scene.json:3:", "field 'output.width'", "16384"]),
     CatalogCase(
+      "an output over 64 Mi pixels, which compare and video could not read back",
+      files: [
+        "scene.json": tinyScene().replacingOccurrences(
+          of: "\"width\": 16, \"height\": 12", with: "\"width\": 16384, \"height\": 4097"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:3:", "field 'output'", "over 64 Mi pixels"]),
+    CatalogCase(
       "a duration whose frame count overflows an integer (crashed before)",
       files: [
         "scene.json": tinyScene().replacingOccurrences(
