@@ -4,21 +4,25 @@ import Foundation
   import Glibc
 #endif
 
-/// Removes a private folder (the bench's `/tmp/arsim-bench-XXXXXX`) when SIGINT or SIGTERM
-/// ends the process, then ends it by that signal as the default action would (status 130 or
-/// 143 in a shell). The handler only writes the signal's number to a pipe (async-signal-safe);
-/// a thread of its own removes the folder, again until it is gone (a frame written meanwhile
-/// into it makes `rmdir` fail once; a removed folder takes no new files), then re-raises.
+/// Cleans up when SIGINT or SIGTERM ends the process — runs `actions` (`render --video`: kill
+/// ffmpeg, remove its temporary file), then removes a private folder (the bench's
+/// `/tmp/arsim-bench-XXXXXX`) — and ends it by that signal as the default action would (status
+/// 130 or 143 in a shell). The handler only writes the signal's number to a pipe
+/// (async-signal-safe); a thread of its own does the work, removing the folder again until it
+/// is gone (a frame written meanwhile into it makes `rmdir` fail once; a removed folder takes
+/// no new files), then re-raises.
 final class InterruptCleanup: @unchecked Sendable {  // set once, then read by two threads
-  private let folder: String
+  private let folder: String?
+  private let actions: @Sendable () -> Void
   private let readDescriptor: Int32
   private let writeDescriptor: Int32
 
   /// Starts watching for SIGINT and SIGTERM; `finish()` stops it (the folder stays then).
   /// When no pipe can be made nothing is watched (the folder is removed only by `finish`'s
   /// caller).
-  init(removing folder: String) {
+  init(removing folder: String? = nil, actions: @escaping @Sendable () -> Void = {}) {
     self.folder = folder
+    self.actions = actions
     var fds: [Int32] = [-1, -1]
     if pipe2(&fds, O_CLOEXEC) != 0 { fds = [-1, -1] }
     readDescriptor = fds[0]
@@ -57,8 +61,11 @@ final class InterruptCleanup: @unchecked Sendable {  // set once, then read by t
     var byte: UInt8 = 0
     while read(readDescriptor, &byte, 1) < 0, errno == EINTR {}
     guard byte != 0 else { return }
-    for _ in 0..<50 where FileManager.default.fileExists(atPath: folder) {
-      try? FileManager.default.removeItem(atPath: folder)
+    actions()
+    if let folder {
+      for _ in 0..<50 where FileManager.default.fileExists(atPath: folder) {
+        try? FileManager.default.removeItem(atPath: folder)
+      }
     }
     signal(Int32(byte), SIG_DFL)
     raise(Int32(byte))

@@ -80,6 +80,19 @@ enum RenderCommand {
     }
     let video = try addWatchOutputs(
       args, scene: scene, multiView: scene.multiView != nil, output: output, to: &options)
+    // Ctrl-C during --video: ffmpeg would go on encoding into its temporary file after ARSim
+    // ends; kill it and remove the file (this replaces the progress line's handler, so it ends
+    // the line too).
+    let interrupt = video.map { videos in
+      InterruptCleanup { [endsLine = progress != nil] in
+        if endsLine {
+          var newline = UInt8(ascii: "\n")
+          _ = write(STDERR_FILENO, &newline, 1)
+        }
+        for (_, sink) in videos.all { sink.abandon() }
+      }
+    }
+    defer { interrupt?.finish() }
     let participant = args.value("--participant")
     if scene.multiView != nil {
       let summary = try MultiViewReplay(scene: scene).run(

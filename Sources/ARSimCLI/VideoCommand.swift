@@ -94,9 +94,21 @@ enum VideoCommand {
     do {
       let encoder = try VideoEncoder(
         outputPath: path, settings: settings, environment: ProcessInfo.processInfo.environment)
+      // Ctrl-C: kill ffmpeg and remove its temporary file (it would go on encoding into it).
+      let interrupt = InterruptCleanup { encoder.abandon() }
+      defer { interrupt.finish() }
       for frame in frames {
-        let image = try Image(contentsOfPNG: folder.path + "/" + RunFolder.frameName(frame))
-        try encoder.append(image)
+        let file = folder.path + "/" + RunFolder.frameName(frame)
+        let image = try Image(contentsOfPNG: file)
+        do throws(VideoEncoderError) {
+          try encoder.append(image)
+        } catch .frameSizeChanged(_, _, let expected, let actual) {
+          // The encoder counts the frames it was given; the user needs the file.
+          throw InputError(
+            .badData, InputLocation(file: file),
+            "is \(actual), the video's first frame (\(RunFolder.frameName(frames[0]))) is \(expected)"
+          )
+        }
       }
       try encoder.finish()
     } catch let error as VideoEncoderError {

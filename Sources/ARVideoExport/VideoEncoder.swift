@@ -1,5 +1,6 @@
 import ARChildProcess
 import ARRender
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -51,7 +52,13 @@ public final class VideoEncoder: @unchecked Sendable {
   private let ffmpeg: String
   private let target: String
   private let temporary: String
-  private var child: ChildProcess?
+  private var child: ChildProcess? {
+    get { childLock.withLock { storedChild } }
+    set { childLock.withLock { storedChild = newValue } }
+  }
+  private var storedChild: ChildProcess?
+  /// `abandon()` may read the child from a signal's cleanup thread.
+  private let childLock = NSLock()
   private var size: (width: Int, height: Int)?
   private var finished = false
 
@@ -186,6 +193,15 @@ public final class VideoEncoder: @unchecked Sendable {
     } catch {
       throw .cannotCreate(output: outputPath, reason: "\(error)")
     }
+  }
+
+  /// For a cleanup as the process ends on a signal (`arsim render --video`, `arsim video`):
+  /// kills ffmpeg if it runs (a killed run's ffmpeg would otherwise go on encoding what it had
+  /// into the temporary file) and removes the temporary file, without waiting for ffmpeg.
+  /// Safe to call from another thread than the one appending; the encoder is unusable after.
+  public func abandon() {
+    if let child { kill(child.pid, SIGKILL) }
+    unlink(temporary)
   }
 
   /// Stops ffmpeg (if running) and removes its temporary file; the output is not written.

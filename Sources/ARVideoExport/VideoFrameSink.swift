@@ -26,6 +26,10 @@ public final class VideoFrameSink: FrameSink, @unchecked Sendable {
     }
   }
 
+  /// Kills the encoder's ffmpeg and removes its temporary file (`VideoEncoder.abandon()`), for
+  /// a cleanup as the process ends on a signal.
+  public func abandon() { encoder.abandon() }
+
   /// Finishes the video (waits for ffmpeg); a failure is kept in `failure`, not thrown, so
   /// the run still writes run.json. Returns no timings (the PNG sink's are the run's).
   public func finish() throws -> [FrameTiming] {

@@ -20,16 +20,20 @@ struct ExitCodeFindingsTests {
       """, to: "scene.json")
   }
 
-  @Test("arsim video on frames of different sizes exits 65 naming the frame")
+  @Test("arsim video on frames of different sizes exits 65 naming the frame's file")
   func framesOfDifferentSizes() throws {
     defer { folder.remove() }
     let out = folder.file("out")
-    let (rendered, log) = runCommand(["render", try scene(), "--out", out])
+    // Frames 1 and 2 only: the second frame of the video is frame_00002.png.
+    let (rendered, log) = runCommand(["render", try scene(), "--out", out, "--frames", "1..2"])
     try #require(rendered == 0, "\(log.standardError)")
-    try Image(width: 32, height: 24).writePNG(to: out + "/frame_00001.png")
+    try Image(width: 32, height: 24).writePNG(to: out + "/frame_00002.png")
     let (status, output) = runCommand(["video", out, folder.file("v.mp4")])
     #expect(status == 65, "\(output.standardError)")
-    #expect(output.standardError.contains("frame 1 is 32×24"))
+    #expect(
+      output.standardError.contains(
+        "/out/frame_00002.png: is 32×24, the video's first frame (frame_00001.png) is 64×48"),
+      "\(output.standardError)")
     #expect(!FileManager.default.fileExists(atPath: folder.file("v.mp4")))
   }
 

@@ -101,4 +101,85 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: stale))
     #expect(FileManager.default.fileExists(atPath: live))
   }
+
+  /// An "ffmpeg" that writes its process id to `pid`, copies its input into the output file it
+  /// is given (its last argument) and then, like a real one finishing a long file, stays 30 s.
+  static func slowFFmpeg(in folder: String) throws -> String {
+    let path = folder + "/ffmpeg"
+    try """
+    #!/bin/sh
+    echo $$ > \(folder)/pid
+    for out; do :; done
+    cat > "$out"
+    exec sleep 30
+
+    """.write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, 0o755)
+    return path
+  }
+
+  @Test(
+    "SIGINT or SIGTERM during render --video kills ffmpeg and removes its temporary file",
+    arguments: [SIGINT, SIGTERM])
+  func interruptedVideo(signal: Int32) throws {
+    let folder = TemporaryFolder("video-interrupt").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    // The small scene's 10 s at 1000 frames/s: far more frames than it renders before the
+    // signal, so only the signal ends it in time.
+    let scene = try WatchCommandTests.smallScene(in: folder)
+    let text = try String(contentsOfFile: scene, encoding: .utf8)
+    let fast = text.replacingOccurrences(of: "\"fps\": 30", with: "\"fps\": 1000")
+      .replacingOccurrences(
+        of: "\"duration\": 10.0", with: "\"duration\": 10.0, \"arFrameRate\": 1000")
+    try #require(fast.contains("\"fps\": 1000") && fast.contains("\"arFrameRate\": 1000"))
+    try fast.write(toFile: scene, atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try Self.arsim())
+    process.arguments = ["render", scene, "--out", folder + "/out", "--video", folder + "/run.mp4"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["ARSIM_FFMPEG"] = try Self.slowFFmpeg(in: folder)
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    func temporaries() -> [String] {
+      ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+        $0.hasPrefix("run.mp4.arsim-tmp-")
+      }
+    }
+    // Until ffmpeg has started and written into its temporary file (at most 60 s).
+    let deadline = Date(timeIntervalSinceNow: 60)
+    var ffmpeg: pid_t = 0
+    while process.isRunning, Date() < deadline {
+      let text = (try? String(contentsOfFile: folder + "/pid", encoding: .utf8)) ?? ""
+      ffmpeg = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+      let size = temporaries().first.flatMap {
+        try? FileManager.default.attributesOfItem(atPath: folder + "/" + $0)[.size] as? Int
+      }
+      if ffmpeg > 0, (size ?? 0) > 0 { break }
+      usleep(20_000)
+    }
+    try #require(ffmpeg > 0 && !temporaries().isEmpty, "ffmpeg did not start within 60 s")
+    // The fake ffmpeg is a child of arsim; it is gone only if arsim killed it.
+    defer { kill(ffmpeg, SIGKILL) }
+    kill(process.processIdentifier, signal)
+    let end = Date(timeIntervalSinceNow: 20)
+    while process.isRunning, Date() < end { usleep(20_000) }
+    try #require(!process.isRunning, "arsim did not end within 20 s of signal \(signal)")
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(process.terminationStatus == signal)
+    // Killed, so gone (or a zombie until whatever adopted it reaps it) within seconds, long
+    // before its 30 s sleep would end.
+    func runs(_ pid: pid_t) -> Bool {
+      guard kill(pid, 0) == 0 else { return false }
+      let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+      return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+    }
+    let gone = Date(timeIntervalSinceNow: 10)
+    while runs(ffmpeg), Date() < gone { usleep(20_000) }
+    #expect(!runs(ffmpeg), "ffmpeg \(ffmpeg) still runs")
+    #expect(temporaries().isEmpty, "\(temporaries())")
+    #expect(!FileManager.default.fileExists(atPath: folder + "/run.mp4"))
+  }
 }
