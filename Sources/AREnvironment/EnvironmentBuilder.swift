@@ -63,6 +63,11 @@ struct EnvironmentBuilder {
     }
     inputPaths.append(path)
     inputPaths += model.extraFiles
+    for library in model.missingMaterialLibraries {
+      warnings.append(
+        "\(InputText.escaped(path)): its material library \(InputText.quoted(library, limit: 60)) "
+          + "is missing; its meshes are drawn in the default material")
+    }
     let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
     // Model materials → environment materials (a textured one without uvs gets an untextured
     // twin).

@@ -50,6 +50,9 @@ public struct ModelFile: Sendable {
   public var materials: [Material]
   /// The meshes, triangulated, in the file's own units and axes.
   public var meshes: [Mesh]
+  /// An OBJ's `mtllib` names for which no file is beside it (Assimp goes on without them, its
+  /// meshes in a default material): for a warning.
+  public var missingMaterialLibraries: [String] = []
 
   /// Triangles of all meshes.
   public var triangleCount: Int { meshes.reduce(0) { $0 + $1.indices.count / 3 } }
@@ -64,7 +67,7 @@ extension ModelFile {
   ///
   /// Before Assimp sees the file it is read as any input (a regular file of at most
   /// `EnvironmentLimits.fileBytes`) and its kind checked: a `.glb` starts with `glTF` and
-  /// version 2, a `.gltf` is JSON whose `asset.version` is 2.x, an `.obj` is text (no NUL
+  /// version 2 and holds the length its header gives, a `.gltf` is JSON whose `asset.version` is 2.x, an `.obj` is text (no NUL
   /// byte). Assimp then parses it in a forked child (`CModelReader`), so a crash or hang in the
   /// parser ends the child, not the replay.
   /// - Throws: `InputError` `.missingInput` (66) for a missing or unreadable file, `.badData`
@@ -105,11 +108,35 @@ extension ModelFile {
     }
     guard let blob else { throw fail("the model reader returned nothing") }
     var reader = BlobReader(UnsafeBufferPointer(start: blob, count: size))
+    var model: ModelFile
     do {
-      return try reader.model(path: path)
+      model = try reader.model(path: path)
     } catch {
       throw fail("the model reader's result is malformed")
     }
+    if path.lowercased().hasSuffix(".obj") {
+      model.missingMaterialLibraries = missingMaterialLibraries(objText: bytes, path: path)
+    }
+    return model
+  }
+
+  /// The names of an OBJ's `mtllib` lines (the rest of the line, as Assimp reads it) with no
+  /// regular file of that name beside the model.
+  static func missingMaterialLibraries(objText bytes: [UInt8], path: String) -> [String] {
+    let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+    var missing: [String] = []
+    for line in bytes.split(separator: UInt8(ascii: "\n")) {
+      let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+      guard text.hasPrefix("mtllib ") || text.hasPrefix("mtllib\t") else { continue }
+      let name = text.dropFirst(7).trimmingCharacters(in: .whitespacesAndNewlines)
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(
+        atPath: name.hasPrefix("/") ? name : folder + name, isDirectory: &isDirectory)
+      if !name.isEmpty, !exists || isDirectory.boolValue, !missing.contains(name) {
+        missing.append(name)
+      }
+    }
+    return missing
   }
 
   /// Refuses files that are not glTF 2.0 or OBJ, before Assimp picks an importer.
@@ -130,6 +157,15 @@ extension ModelFile {
         UInt32(bytes[4]) | UInt32(bytes[5]) << 8 | UInt32(bytes[6]) << 16
         | UInt32(bytes[7]) << 24
       guard version == 2 else { throw fail("binary glTF version \(version); only 2 is read") }
+      // The header's total length (glTF 2.0 §4.4.2): a cut file is named as one, where Assimp
+      // reports an unknown format.
+      let length =
+        UInt64(bytes[8]) | UInt64(bytes[9]) << 8 | UInt64(bytes[10]) << 16
+        | UInt64(bytes[11]) << 24
+      guard length <= UInt64(bytes.count) else {
+        throw fail(
+          "truncated binary glTF: its header gives \(length) bytes, the file has \(bytes.count)")
+      }
     case "gltf":
       guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
       else { throw fail("not a glTF file (not a JSON object)") }

@@ -120,6 +120,25 @@ struct EnvironmentLoadTests {
     #expect(material.texture == nil)
   }
 
+  @Test("An OBJ whose mtllib is missing warns, naming the library; one that is there does not")
+  func missingMaterialLibrary() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    let triangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n"
+    try folder.write("lost.obj", "mtllib gone.mtl\n" + triangle)
+    var environment = try load(#"{"models": [{"path": "lost.obj"}]}"#, in: folder)
+    #expect(environment.geometry.triangleCount == 1)
+    #expect(
+      environment.warnings == [
+        folder.directory
+          + "/lost.obj: its material library 'gone.mtl' is missing; its meshes are drawn in the "
+          + "default material"
+      ])
+    try folder.write("gone.mtl", "newmtl a\nKd 1 0 0\n")
+    environment = try load(#"{"models": [{"path": "lost.obj"}]}"#, in: folder)
+    #expect(environment.warnings.isEmpty, "\(environment.warnings)")
+  }
+
   @Test("A primitive with a texture: repeats scale the uvs; the PNG is an input")
   func primitive() throws {
     let folder = try EnvironmentFixture()

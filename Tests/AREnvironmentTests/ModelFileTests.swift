@@ -67,12 +67,33 @@ struct ModelFileTests {
     #expect(error?.location.file == "/nonexistent/room.glb")
   }
 
-  @Test("A truncated .glb is .badData naming the file with Assimp's reason")
+  @Test("A truncated .glb is .badData naming the file, the header's length and the file's")
   func truncatedGLB() throws {
     let folder = try EnvironmentFixture()
     defer { folder.remove() }
     let bytes = try FileIO.read(fixtures + "/BoxTextured.glb")
-    let path = try folder.write("cut.glb", Array(bytes.prefix(bytes.count / 2)))
+    let cut = bytes.count / 2
+    let path = try folder.write("cut.glb", Array(bytes.prefix(cut)))
+    let error = badData { _ = try ModelFile.read(path: path) }
+    #expect(error?.kind == .badData)
+    #expect(error?.location.file == path)
+    // BoxTextured.glb's header length is its size (glTF 2.0 §4.4.2).
+    let length = bytes[8..<12].reversed().reduce(0) { $0 << 8 | Int($1) }
+    #expect(length == bytes.count)
+    #expect(
+      error?.reason
+        == "truncated binary glTF: its header gives \(bytes.count) bytes, the file has \(cut)",
+      "\(String(describing: error))")
+  }
+
+  @Test("A .glb whose chunks are corrupt is .badData with Assimp's reason, quoted and short")
+  func corruptGLB() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    var bytes = try FileIO.read(fixtures + "/BoxTextured.glb")
+    // The JSON chunk's first 16 bytes (after the 12-byte header and 8-byte chunk header).
+    for i in 20..<36 { bytes[i] = 0x7E }
+    let path = try folder.write("corrupt.glb", bytes)
     let error = badData { _ = try ModelFile.read(path: path) }
     #expect(error?.kind == .badData)
     #expect(error?.location.file == path)
