@@ -50,13 +50,16 @@ public struct RunFolder {
   public static let maximumLineBytes = 16 << 20
 
   /// Reads the folder at `path`.
-  /// - Throws: `InputError` `.missingInput` when `path` is not a folder.
+  /// - Throws: `InputError` `.missingInput` when `path` does not exist or is not a folder.
   public static func load(_ path: String) throws -> RunFolder {
     var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw InputError(.missingInput, InputLocation(file: path), "no such output folder")
+    }
+    guard isDirectory.boolValue else {
+      throw InputError(
+        .missingInput, InputLocation(file: path),
+        "is a file, not an output folder (name the folder a render wrote)")
     }
     var folder = RunFolder(
       path: path, run: [:], timing: [], events: [], trace: [], frames: [], views: [], notes: [])

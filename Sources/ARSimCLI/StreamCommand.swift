@@ -42,10 +42,27 @@ enum StreamCommand {
       "stream", scene: options.0, options: options.1, sender: sender, output: output)
   }
 
+  /// Options of `arsim render` that a live render (`--strokes-port`) does not take.
+  static let fileRenderOnlyOptions: Set<String> = [
+    "--shard", "--participant", "--video", "--video-timeout", "--debug", "--helper-view",
+    "--report", "--hud",
+  ]
+
   /// `arsim render --strokes-port Q`.
+  /// - Throws: `UsageError` naming an option of the file render that the live one lacks
+  ///   (`fileRenderOnlyOptions`), before "unknown option" could suggest it is misspelt.
   static func runRender(_ arguments: [String], output: CommandOutput, registry: SessionRegistry)
     throws -> ExitCode
   {
+    for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
+      let name = String(argument.prefix { $0 != "=" })
+      guard !fileRenderOnlyOptions.contains(name) else {
+        throw UsageError(
+          "\(name) does not combine with --strokes-port: a live render takes --out, --frames, "
+            + "--threads, --host, --as-fast-as-possible and --wait-for-lock (Documentation/Live.md)"
+        )
+      }
+    }
     let args = try Arguments(
       arguments, valueOptions: ["--out", "--frames", "--threads", "--strokes-port", "--host"],
       flagOptions: ["--as-fast-as-possible", "--wait-for-lock"])

@@ -123,4 +123,35 @@ final class NewcomerFindingsTests {
       #expect(!folder.isEmpty && !FileManager.default.fileExists(atPath: folder))
     }
   }
+
+  @Test(
+    "render --strokes-port with an option only file renders take names it as such (64)",
+    arguments: [
+      "--hud", "--report", "--helper-view", "--video=v.mp4", "--shard", "--participant",
+      "--debug", "--video-timeout",
+    ])
+  func liveRenderRefusesFileOptions(option: String) {
+    var arguments = ["render", "scene.json", "--strokes-port", "0", option]
+    if !option.contains("="), !["--hud", "--report", "--helper-view"].contains(option) {
+      arguments.append("x")
+    }
+    let (code, output) = runCommand(arguments)
+    let name = String(option.prefix { $0 != "=" })
+    #expect(code == 64, "\(output.standardError)")
+    #expect(
+      output.standardError.contains("\(name) does not combine with --strokes-port"),
+      "\(output.standardError)")
+    #expect(!output.standardError.contains("unknown option"))
+  }
+
+  @Test("arsim report on a file says it is a file, not a folder (66)")
+  func reportOnFile() throws {
+    let file = root + "/trace.jsonl"
+    try FileIO.writeAtomically(Array("{}\n".utf8), to: file)
+    let (code, output) = runCommand(["report", file])
+    #expect(code == 66, "\(output.standardError)")
+    #expect(
+      output.standardError.contains("trace.jsonl: is a file, not an output folder"),
+      "\(output.standardError)")
+  }
 }
