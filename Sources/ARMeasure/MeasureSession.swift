@@ -15,6 +15,9 @@ public enum MeasureSessionError: Error, Hashable, Sendable, CustomStringConverti
   case nonFiniteSwitchTime(index: Int)
   /// The switch time at `index` is earlier than the one before it.
   case decreasingSwitchTime(index: Int)
+  /// The switch time at `index` is before the replay's start (τ < 0), as displayer taps are
+  /// refused: a toggle there would apply at the first tick, silently.
+  case negativeSwitchTime(index: Int, seconds: Double)
 
   /// A one-line description for a terminal.
   public var description: String {
@@ -23,6 +26,8 @@ public enum MeasureSessionError: Error, Hashable, Sendable, CustomStringConverti
       "switchTimes[\(index)] is not a finite number of seconds"
     case .decreasingSwitchTime(let index):
       "switchTimes[\(index)] is earlier than switchTimes[\(index - 1)] (times must not decrease)"
+    case .negativeSwitchTime(let index, let seconds):
+      "switchTimes[\(index)] must be ≥ 0 s (got \(seconds))"
     }
   }
 }
@@ -109,6 +114,7 @@ public final class MeasureSession: Session {
       guard time.isFinite, abs(time) < 9e12 else {
         throw .nonFiniteSwitchTime(index: index)
       }
+      guard time >= 0 else { throw .negativeSwitchTime(index: index, seconds: time) }
       let value = ReplayTime.microseconds(time)
       if let last = microseconds.last, value < last { throw .decreasingSwitchTime(index: index) }
       microseconds.append(value)

@@ -152,8 +152,16 @@ private let root5 = 5.0.squareRoot()
         + #""start":null,"current":null}}"#)
   }
 
-  @Test("switch times must be finite and must not decrease")
+  @Test("switch times must be finite, ≥ 0 and must not decrease")
   func invalidSwitchTimes() {
+    #expect(throws: MeasureSessionError.negativeSwitchTime(index: 1, seconds: -2)) {
+      try MeasureSession(switchTimes: [0, -2, 3])
+    }
+    #expect(
+      MeasureSessionError.negativeSwitchTime(index: 1, seconds: -2).description
+        == "switchTimes[1] must be ≥ 0 s (got -2.0)")
+    // −0 is τ = 0.
+    #expect((try? MeasureSession(switchTimes: [-0.0, 1])) != nil)
     #expect(throws: MeasureSessionError.decreasingSwitchTime(index: 2)) {
       try MeasureSession(switchTimes: [1, 2, 1.5])
     }

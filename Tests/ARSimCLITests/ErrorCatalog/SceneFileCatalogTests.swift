@@ -130,6 +130,13 @@ import Testing
       ],
       render, code: Exit.badData, mentions: ["scene.json:5:", "field 'measure.switchTimes'"]),
     CatalogCase(
+      "measure switch time before the start",
+      files: [
+        "scene.json": tinyScene("\"measure\": {\"switchTimes\": [-2, 1]}"), "track.txt": tinyTrack,
+      ],
+      render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'measure.switchTimes'", "switchTimes[0] must be ≥ 0 s"]),
+    CatalogCase(
       "plane detection without an environment",
       files: [
         "scene.json": tinyScene("\"planeDetection\": [\"horizontal\"]"), "track.txt": tinyTrack,
