@@ -67,8 +67,9 @@ public final class DisplayerSession: Session {
 
   /// Creates the session: opens every video, checks all its frames (`Y4MReader.scan()`).
   /// - Parameter sceneFile: the scene path, named in errors about taps and video starts.
-  /// - Throws: `Y4MError` for a bad video; `InputError` (field `displayers.taps[i].t` or
-  ///   `displayers.videos[i].start`) for a non-finite or out-of-range time.
+  /// - Throws: `Y4MError` for a bad video; `InputError` naming the video for one with no
+  ///   frames, and (field `displayers.taps[i].t` or `displayers.videos[i].start`) for a
+  ///   non-finite or out-of-range time.
   public init(configuration: DisplayerConfiguration, sceneFile: String = "scene") throws {
     self.configuration = configuration
     func microseconds(_ t: Double, _ field: String) throws -> Int64 {
@@ -90,6 +91,11 @@ public final class DisplayerSession: Session {
       let start = try microseconds(video.start, "displayers.videos[\(i)].start")
       let reader = try Y4MReader(path: video.path)
       let count = try reader.scan()
+      // A header alone would put a screen up that never shows a frame.
+      guard count > 0 else {
+        throw InputError(
+          .badData, InputLocation(file: video.path), "the YUV4MPEG2 video has no frames")
+      }
       streams.append(
         Stream(
           reader: reader,

@@ -308,6 +308,15 @@ import Testing
       try DisplayerSession(
         configuration: DisplayerConfiguration(taps: [], videos: [DisplayerVideo(path: truncated)]))
     }
+    let headerOnly = TemporaryFolder("video").write(
+      Array("YUV4MPEG2 W2 H2 F1:1\n".utf8), to: "empty.y4m")
+    #expect(
+      throws: InputError(
+        .badData, InputLocation(file: headerOnly), "the YUV4MPEG2 video has no frames")
+    ) {
+      try DisplayerSession(
+        configuration: DisplayerConfiguration(taps: [], videos: [DisplayerVideo(path: headerOnly)]))
+    }
     do {
       _ = try DisplayerSession(
         configuration: DisplayerConfiguration(taps: [DisplayerTap(t: .nan, u: 0, v: 0)]),
