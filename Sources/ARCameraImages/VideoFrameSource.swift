@@ -108,11 +108,8 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
         timeoutSeconds: 60)
       // The video is bad input (65), with ffprobe's own last words as the excerpt.
       guard termination.succeeded else {
-        // ffprobe starts its lines with the path, which the message names already: drop it so
-        // that the excerpt shows the reason.
-        let said = lines.suffix(2).map { line in
-          InputText.quoted(line.hasPrefix(path + ": ") ? line.dropFirst(path.count + 2) : line[...])
-        }.joined(separator: "; ")
+        let said = lines.suffix(2).map { InputText.quoted(ffprobeReason($0, path: path)) }
+          .joined(separator: "; ")
         throw InputError(
           .badData, InputLocation(file: path),
           "ffprobe cannot read the video" + (said.isEmpty ? "" : ": " + said))
@@ -121,6 +118,19 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
     } catch let error as ChildProcessError {
       throw CameraVideoError.failed(video: path, reason: error.description, lastLines: [])
     }
+  }
+
+  /// An ffprobe error line without what the message names already or that changes from run to
+  /// run, so that the excerpt shows the reason: the path it starts with (`PATH: reason`) and
+  /// a component's context (`[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55d1c3a0] reason`, an address).
+  static func ffprobeReason(_ line: String, path: String) -> Substring {
+    var reason = line.hasPrefix(path + ": ") ? line.dropFirst(path.count + 2) : line[...]
+    if reason.hasPrefix("["), let close = reason.firstIndex(of: "]"),
+      reason[..<close].contains(" @ 0x")
+    {
+      reason = reason[reason.index(after: close)...].drop { $0 == " " }
+    }
+    return reason
   }
 
   /// `video.mp4 frame N`.

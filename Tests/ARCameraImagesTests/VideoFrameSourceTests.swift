@@ -1,4 +1,3 @@
-import ARCameraImages
 import ARChildProcess
 import ARRender
 import ARReplay
@@ -8,9 +7,29 @@ import ARTestSupport
 import Foundation
 import Testing
 
+@testable import ARCameraImages
+
 /// Videos through ffmpeg and ffprobe (Debian `ffmpeg`, installed for rendering).
 @Suite struct VideoFrameSourceTests {
   static let environment = ProcessInfo.processInfo.environment
+
+  @Test("ffprobe's reason loses the path and a '[demuxer @ 0x…]' context, nothing else")
+  func ffprobeReason() {
+    let path = "/tmp/v.mp4"
+    for (line, reason) in [
+      (
+        "/tmp/v.mp4: Invalid data found when processing input",
+        "Invalid data found when processing input"
+      ),
+      ("[mov,mp4,m4a,3gp,3g2,mj2 @ 0x55d1c3a0b2c0] moov atom not found", "moov atom not found"),
+      ("[mov,mp4 @ 0x1]  two spaces", "two spaces"),
+      ("[not a context] kept", "[not a context] kept"),
+      ("[unclosed @ 0x12", "[unclosed @ 0x12"),
+      ("other.mp4: kept", "other.mp4: kept"),
+    ] {
+      #expect(VideoFrameSource.ffprobeReason(line, path: path) == reason[...], "\(line)")
+    }
+  }
 
   /// Three 32×24 frames, red, green, blue, at 10 frames/s, lossless (FFV1 in Matroska).
   func makeVideo(in folder: TemporaryFolder) throws -> String {
