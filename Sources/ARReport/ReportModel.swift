@@ -213,6 +213,12 @@ enum TraceReading {
   /// Content with a position in the session fields, keyed by kind and label, first and last
   /// frame seen; and plane nodes (named `…plane…` or of kind `plane`) from the lines that
   /// still hold `nodes` (RunFolder keeps about 200).
+  /// Whether the map draws a trace node: a plane (`kind` `plane`, or `plane` in its name).
+  static func isMapNode(_ node: [String: Any]) -> Bool {
+    (node["name"] as? String ?? "").lowercased().contains("plane")
+      || node["kind"] as? String == "plane"
+  }
+
   static func items(_ trace: [[String: Any]], view: String) -> [MapItem] {
     var found: [String: MapItem] = [:]
     var order: [String] = []
@@ -239,11 +245,9 @@ enum TraceReading {
       }
       // RunFolder keeps `nodes` on sampled lines only (nodeSampleStep).
       guard let nodes = line["nodes"] as? [[String: Any]] else { continue }
-      for node in nodes {
+      for node in nodes where isMapNode(node) {
+        guard let m = numbers(node["worldTransform"]), m.count == 16 else { continue }
         let name = node["name"] as? String ?? ""
-        guard name.lowercased().contains("plane") || node["kind"] as? String == "plane",
-          let m = numbers(node["worldTransform"]), m.count == 16
-        else { continue }
         note(kind: "plane node", label: name, position: [m[12], m[13], m[14]], frame: frame)
       }
     }

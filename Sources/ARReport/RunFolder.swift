@@ -20,7 +20,8 @@ public struct RunFolder {
   public var timing: [(String, Double)]
   /// The event lines in file order.
   public var events: [[String: Any]]
-  /// The trace lines in file order.
+  /// The trace lines in file order, `nodes` only on the lines `nodeSampleStep` samples, and
+  /// there only the nodes the report's map draws (planes: `TraceReading.isMapNode`).
   public var trace: [[String: Any]]
   /// A collaborative run's `messages.jsonl` lines (empty when there is none).
   public var messages: [[String: Any]] = []
@@ -138,7 +139,8 @@ public struct RunFolder {
 
   /// Trace lines whose `nodes` are kept: every `step(lineCount)`-th (and the last); the
   /// others drop theirs as they are read, so a long run of big scenes (B1: 1 000 nodes, 380 KB
-  /// a line) does not hold every node of every frame. The map samples the same lines.
+  /// a line) does not hold every node of every frame. The map samples the same lines. The
+  /// files are read a block at a time (`JSONLines`): memory holds one line, not the file.
   static func nodeSampleStep(_ lineCount: Int) -> Int { max(1, lineCount / 200) }
 
   private mutating func readLines(_ name: String, keepsNodesEvery step: ((Int) -> Int)? = nil)
@@ -150,46 +152,79 @@ public struct RunFolder {
       return []
     }
     presentFiles.insert(name)
-    guard let bytes = try? FileIO.read(file, maximumBytes: 8 << 30) else {
+    guard let summary = JSONLines.summary(file) else {
       notes.append("\(name): unreadable")
       return []
     }
+    let every = step.map { $0(summary.newlines + 1) }
     var lines: [[String: Any]] = []
-    let lineCount = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } + 1
-    let every = step.map { $0(lineCount) }
     var skipped = 0
     var firstSkipped: Int?
-    var lineNumber = 0
-    var start = 0
-    bytes.withUnsafeBufferPointer { buffer in
-      while start < buffer.count {
-        lineNumber += 1
-        var end = start
-        while end < buffer.count, buffer[end] != UInt8(ascii: "\n") { end += 1 }
-        let length = end - start
-        if length > 0 {
-          let data = Data(buffer[start..<end])
-          if length <= Self.maximumLineBytes,
-            var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-          {
-            if let every, lines.count % every != 0, end < buffer.count - 1 {
-              object["nodes"] = nil
-            }
-            lines.append(object)
-          } else {
-            skipped += 1
-            if firstSkipped == nil { firstSkipped = lineNumber }
-          }
-        }
-        start = end + 1
+    let read = JSONLines.forEachLine(file, maximumLineBytes: Self.maximumLineBytes) {
+      number, line in
+      if let line, line.isEmpty { return }
+      let keepsNodes = every.map { lines.count % $0 == 0 || number == summary.lastLine } ?? true
+      if let line, let object = Self.object(line, keepsNodes: keepsNodes, filtered: every != nil) {
+        lines.append(object)
+      } else {
+        skipped += 1
+        if firstSkipped == nil { firstSkipped = number }
       }
     }
+    if !read { notes.append("\(name): unreadable") }
     if skipped > 0, let firstSkipped {
       notes.append(
         "\(name): \(skipped) line\(skipped == 1 ? "" : "s") not JSON objects, skipped "
           + "(first: line \(firstSkipped))")
     }
     return lines
+  }
+
+  /// One line's object, or nil when it is not a JSON object. With `filtered` (the trace), its
+  /// `nodes` are those the map draws (`TraceReading.isMapNode`) when `keepsNodes`, else none;
+  /// only the elements that may be such a node are parsed (`TraceLineNodes`).
+  private static func object(_ line: UnsafeBufferPointer<UInt8>, keepsNodes: Bool, filtered: Bool)
+    -> [String: Any]?
+  {
+    func parse(_ bytes: some Collection<UInt8>) -> Any? {
+      try? JSONSerialization.jsonObject(with: Data(bytes))
+    }
+    guard filtered, let (rest, elements) = TraceLineNodes.split(line) else {
+      guard var object = parse(line) as? [String: Any] else { return nil }
+      if filtered {
+        object["nodes"] =
+          keepsNodes
+          ? (object["nodes"] as? [Any])?.compactMap { $0 as? [String: Any] }
+            .filter(TraceReading.isMapNode) : nil
+      }
+      return object
+    }
+    guard var object = parse(rest) as? [String: Any] else { return nil }
+    guard keepsNodes else {
+      object["nodes"] = nil
+      return object
+    }
+    object["nodes"] = elements.compactMap { range -> [String: Any]? in
+      let bytes = UnsafeBufferPointer(rebasing: line[range])
+      guard mentionsPlane(bytes), let node = parse(bytes) as? [String: Any],
+        TraceReading.isMapNode(node)
+      else { return nil }
+      return node
+    }
+    return object
+  }
+
+  /// Whether `bytes` hold `plane` in any ASCII case: only such a node can be a map node.
+  static func mentionsPlane(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let word: [UInt8] = Array("plane".utf8)
+    guard bytes.count >= word.count else { return false }
+    // `| 0x20` lowers a letter's case and leaves no other byte equal to a lower-case letter.
+    for i in 0...(bytes.count - word.count) where bytes[i] | 0x20 == word[0] {
+      var k = 1
+      while k < word.count, bytes[i + k] | 0x20 == word[k] { k += 1 }
+      if k == word.count { return true }
+    }
+    return false
   }
 }
 
