@@ -114,6 +114,7 @@ enum TraceLineNodes {
     }
     /// The index after the value starting at `i`, or nil.
     func valueEnd(_ i: Int) -> Int? {
+      guard i < line.count else { return nil }
       var depth = 0
       var j = i
       while j < line.count {

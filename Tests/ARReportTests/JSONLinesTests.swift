@@ -90,6 +90,39 @@ import Testing
     }
   }
 
+  @Test("split never fails on cut or mutated lines: nil or a line that parses as the original")
+  func splitMutated() throws {
+    let line = Array(
+      #"{"frame": 1, "nodes": [{"name": "a\"]", "v": [1, {"w": "}"}]}, {"kind": "plane"}], "z": 2}"#
+        .utf8)
+    // SplitMix64: the same cases on every run.
+    var state: UInt64 = 0x5DEE_CE66
+    func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    let alphabet = Array(#"{}[]":,\ "nodes"x1"#.utf8)
+    var splits = 0
+    for case_ in 0..<20_000 {
+      var bytes = Array(line.prefix(Int(next() % UInt64(line.count + 1))))
+      if case_ % 2 == 0, !bytes.isEmpty {
+        for _ in 0..<(1 + Int(next() % 3)) {
+          bytes[Int(next() % UInt64(bytes.count))] = alphabet[Int(next() % UInt64(alphabet.count))]
+        }
+      }
+      guard let (rest, elements) = bytes.withUnsafeBufferPointer({ TraceLineNodes.split($0) })
+      else { continue }
+      splits += 1
+      #expect(elements.allSatisfy { $0.lowerBound >= 0 && $0.upperBound <= bytes.count })
+      #expect(rest.count <= bytes.count + 2)
+    }
+    // The whole line and many of its mutations split.
+    #expect(splits > 100, "\(splits)")
+  }
+
   @Test("mentionsPlane: 'plane' in any case, nothing that only looks like it")
   func mentionsPlane() {
     for (text, expected) in [
