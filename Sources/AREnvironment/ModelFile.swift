@@ -67,9 +67,9 @@ extension ModelFile {
   ///
   /// Before Assimp sees the file it is read as any input (a regular file of at most
   /// `EnvironmentLimits.fileBytes`) and its kind checked: a `.glb` starts with `glTF` and
-  /// version 2 and holds the length its header gives, a `.gltf` is JSON whose `asset.version` is 2.x, an `.obj` is text (no NUL
-  /// byte). Assimp then parses it in a forked child (`CModelReader`), so a crash or hang in the
-  /// parser ends the child, not the replay.
+  /// version 2 and holds the length its header gives, a `.gltf` is JSON whose `asset.version`
+  /// is 2.x, an `.obj` is text (no NUL byte). Assimp then parses it in a forked child
+  /// (`CModelReader`), so a crash or hang in the parser ends the child, not the replay.
   /// - Throws: `InputError` `.missingInput` (66) for a missing or unreadable file, `.badData`
   ///   (65) naming the file for anything else: another format, Assimp's reason (quoted, at
   ///   most 120 characters), a crashed or stopped reader, more than `maximumTriangles`.

@@ -9,12 +9,14 @@ import Foundation
 enum JSONLines {
   /// Calls `visit` with each line's number (1-based) and bytes, without the `\n`, in file
   /// order; a line longer than `maximumLineBytes` is passed as nil (its bytes are skipped as
-  /// they are read). Returns false when the file cannot be opened or read.
+  /// they are read). Returns the number of `\n` bytes read, or nil when the file cannot be
+  /// opened or a read fails (after visiting the lines before it).
+  @discardableResult
   static func forEachLine(
     _ path: String, maximumLineBytes: Int,
     _ visit: (_ number: Int, _ line: UnsafeBufferPointer<UInt8>?) -> Void
-  ) -> Bool {
-    guard let file = fopen(path, "rb") else { return false }
+  ) -> Int? {
+    guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var block = [UInt8](repeating: 0, count: 1 << 20)
     var line: [UInt8] = []
@@ -33,7 +35,7 @@ enum JSONLines {
     while true {
       let count = block.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
       if count == 0 {
-        guard ferror(file) == 0 else { return false }
+        guard ferror(file) == 0 else { return nil }
         break
       }
       block.withUnsafeBufferPointer { bytes in
@@ -58,33 +60,10 @@ enum JSONLines {
         }
       }
     }
+    let newlines = number
     // A last line without its `\n`.
     if !line.isEmpty || tooLong { end() }
-    return true
-  }
-
-  /// The number of `\n` bytes and the number of the last line holding a byte (in
-  /// `forEachLine`'s numbering), or nil when the file cannot be read.
-  static func summary(_ path: String) -> (newlines: Int, lastLine: Int)? {
-    var visited = 0
-    var last = 0
-    let read = forEachLine(path, maximumLineBytes: 0) { number, line in
-      // Only empty lines fit in 0 bytes: any other comes as nil.
-      if line == nil { last = number }
-      visited = number
-    }
-    guard read else { return nil }
-    // A last line without its `\n` is visited too.
-    let unterminated = last > 0 && last == visited && !endsWithNewline(path)
-    return (unterminated ? visited - 1 : visited, last)
-  }
-
-  /// Whether the file's last byte is `\n` (false for an empty or unreadable file).
-  private static func endsWithNewline(_ path: String) -> Bool {
-    guard let file = fopen(path, "rb") else { return false }
-    defer { fclose(file) }
-    guard fseeko(file, -1, SEEK_END) == 0 else { return false }
-    return fgetc(file) == 0x0A
+    return newlines
   }
 }
 

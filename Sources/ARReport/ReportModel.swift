@@ -210,15 +210,15 @@ enum TraceReading {
     }
   }
 
-  /// Content with a position in the session fields, keyed by kind and label, first and last
-  /// frame seen; and plane nodes (named `…plane…` or of kind `plane`) from the lines that
-  /// still hold `nodes` (RunFolder keeps about 200).
   /// Whether the map draws a trace node: a plane (`kind` `plane`, or `plane` in its name).
   static func isMapNode(_ node: [String: Any]) -> Bool {
     (node["name"] as? String ?? "").lowercased().contains("plane")
       || node["kind"] as? String == "plane"
   }
 
+  /// Content with a position in the session fields, keyed by kind and label, first and last
+  /// frame seen; and plane nodes (named `…plane…` or of kind `plane`) from the lines that
+  /// still hold `nodes` (RunFolder keeps about 200).
   static func items(_ trace: [[String: Any]], view: String) -> [MapItem] {
     var found: [String: MapItem] = [:]
     var order: [String] = []

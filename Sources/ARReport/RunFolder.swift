@@ -152,26 +152,31 @@ public struct RunFolder {
       return []
     }
     presentFiles.insert(name)
-    guard let summary = JSONLines.summary(file) else {
-      notes.append("\(name): unreadable")
-      return []
-    }
-    let every = step.map { $0(summary.newlines + 1) }
     var lines: [[String: Any]] = []
+    var lineNumbers: [Int] = []
+    var lastLine = 0
     var skipped = 0
     var firstSkipped: Int?
-    let read = JSONLines.forEachLine(file, maximumLineBytes: Self.maximumLineBytes) {
+    let newlines = JSONLines.forEachLine(file, maximumLineBytes: Self.maximumLineBytes) {
       number, line in
       if let line, line.isEmpty { return }
-      let keepsNodes = every.map { lines.count % $0 == 0 || number == summary.lastLine } ?? true
-      if let line, let object = Self.object(line, keepsNodes: keepsNodes, filtered: every != nil) {
+      lastLine = number
+      if let line, let object = Self.object(line, filtersNodes: step != nil) {
         lines.append(object)
+        lineNumbers.append(number)
       } else {
         skipped += 1
         if firstSkipped == nil { firstSkipped = number }
       }
     }
-    if !read { notes.append("\(name): unreadable") }
+    if let step, let newlines {
+      // Nodes on every `step(lineCount)`-th line and the last only (`nodeSampleStep`).
+      let every = step(newlines + 1)
+      for k in lines.indices where k % every != 0 && lineNumbers[k] != lastLine {
+        lines[k]["nodes"] = nil
+      }
+    }
+    if newlines == nil { notes.append("\(name): unreadable") }
     if skipped > 0, let firstSkipped {
       notes.append(
         "\(name): \(skipped) line\(skipped == 1 ? "" : "s") not JSON objects, skipped "
@@ -180,30 +185,23 @@ public struct RunFolder {
     return lines
   }
 
-  /// One line's object, or nil when it is not a JSON object. With `filtered` (the trace), its
-  /// `nodes` are those the map draws (`TraceReading.isMapNode`) when `keepsNodes`, else none;
-  /// only the elements that may be such a node are parsed (`TraceLineNodes`).
-  private static func object(_ line: UnsafeBufferPointer<UInt8>, keepsNodes: Bool, filtered: Bool)
+  /// One line's object, or nil when it is not a JSON object. With `filtersNodes` (the trace),
+  /// its `nodes` are only those the map draws (`TraceReading.isMapNode`); only the elements
+  /// that may be such a node are parsed (`TraceLineNodes`).
+  private static func object(_ line: UnsafeBufferPointer<UInt8>, filtersNodes: Bool)
     -> [String: Any]?
   {
     func parse(_ bytes: some Collection<UInt8>) -> Any? {
       try? JSONSerialization.jsonObject(with: Data(bytes))
     }
-    guard filtered, let (rest, elements) = TraceLineNodes.split(line) else {
+    guard filtersNodes, let (rest, elements) = TraceLineNodes.split(line) else {
       guard var object = parse(line) as? [String: Any] else { return nil }
-      if filtered {
-        object["nodes"] =
-          keepsNodes
-          ? (object["nodes"] as? [Any])?.compactMap { $0 as? [String: Any] }
-            .filter(TraceReading.isMapNode) : nil
+      if filtersNodes, let nodes = object["nodes"] as? [Any] {
+        object["nodes"] = nodes.compactMap { $0 as? [String: Any] }.filter(TraceReading.isMapNode)
       }
       return object
     }
     guard var object = parse(rest) as? [String: Any] else { return nil }
-    guard keepsNodes else {
-      object["nodes"] = nil
-      return object
-    }
     object["nodes"] = elements.compactMap { range -> [String: Any]? in
       let bytes = UnsafeBufferPointer(rebasing: line[range])
       guard mentionsPlane(bytes), let node = parse(bytes) as? [String: Any],
