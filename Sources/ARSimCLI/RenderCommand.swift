@@ -16,6 +16,13 @@ import Foundation
 /// [--helper-view] [--participant ID] [--hud] [--video OUT.mp4] [--video-timeout S] [--report]
 /// [--wait-for-lock] [--debug feature-points]`.
 enum RenderCommand {
+  /// The options of a file render that take a value, and the flags.
+  static let valueOptions: Set<String> = [
+    "--out", "--frames", "--shard", "--threads", "--participant", "--video", "--video-timeout",
+    "--debug",
+  ]
+  static let flagOptions: Set<String> = ["--helper-view", "--report", "--hud", "--wait-for-lock"]
+
   static func run(
     _ arguments: [String], output: CommandOutput, registry: SessionRegistry,
     frameSinks userSinks: (@Sendable (FrameSinkSetup) throws -> [any FrameSink])? = nil
@@ -23,13 +30,7 @@ enum RenderCommand {
     if arguments.contains(where: { $0 == "--strokes-port" || $0.hasPrefix("--strokes-port=") }) {
       return try StreamCommand.runRender(arguments, output: output, registry: registry)
     }
-    let args = try Arguments(
-      arguments,
-      valueOptions: [
-        "--out", "--frames", "--shard", "--threads", "--participant", "--video", "--video-timeout",
-        "--debug",
-      ],
-      flagOptions: ["--helper-view", "--report", "--hud", "--wait-for-lock"])
+    let args = try Arguments(arguments, valueOptions: valueOptions, flagOptions: flagOptions)
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }

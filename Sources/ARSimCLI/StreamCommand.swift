@@ -42,11 +42,17 @@ enum StreamCommand {
       "stream", scene: options.0, options: options.1, sender: sender, output: output)
   }
 
-  /// Options of `arsim render` that a live render (`--strokes-port`) does not take.
-  static let fileRenderOnlyOptions: Set<String> = [
-    "--shard", "--participant", "--video", "--video-timeout", "--debug", "--helper-view",
-    "--report", "--hud",
+  /// A live render's (`render --strokes-port`) options that take a value, and its flags.
+  static let liveRenderValueOptions: Set<String> = [
+    "--out", "--frames", "--threads", "--strokes-port", "--host",
   ]
+  static let liveRenderFlagOptions: Set<String> = ["--as-fast-as-possible", "--wait-for-lock"]
+
+  /// Options of `arsim render` that a live render does not take.
+  static var fileRenderOnlyOptions: Set<String> {
+    RenderCommand.valueOptions.union(RenderCommand.flagOptions)
+      .subtracting(liveRenderValueOptions).subtracting(liveRenderFlagOptions)
+  }
 
   /// `arsim render --strokes-port Q`.
   /// - Throws: `UsageError` naming an option of the file render that the live one lacks
@@ -54,9 +60,10 @@ enum StreamCommand {
   static func runRender(_ arguments: [String], output: CommandOutput, registry: SessionRegistry)
     throws -> ExitCode
   {
+    let refused = fileRenderOnlyOptions
     for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
       let name = String(argument.prefix { $0 != "=" })
-      guard !fileRenderOnlyOptions.contains(name) else {
+      guard !refused.contains(name) else {
         throw UsageError(
           "\(name) does not combine with --strokes-port: a live render takes --out, --frames, "
             + "--threads, --host, --as-fast-as-possible and --wait-for-lock (Documentation/Live.md)"
@@ -64,8 +71,7 @@ enum StreamCommand {
       }
     }
     let args = try Arguments(
-      arguments, valueOptions: ["--out", "--frames", "--threads", "--strokes-port", "--host"],
-      flagOptions: ["--as-fast-as-possible", "--wait-for-lock"])
+      arguments, valueOptions: liveRenderValueOptions, flagOptions: liveRenderFlagOptions)
     guard args.positionals.count == 1 else {
       throw UsageError("render takes one SCENE.json, got \(args.positionals.count)")
     }
