@@ -125,7 +125,11 @@ extension ModelFile {
   static func missingMaterialLibraries(objText bytes: [UInt8], path: String) -> [String] {
     let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
     var missing: [String] = []
+    let keyword = Array("mtllib".utf8)
     for line in bytes.split(separator: UInt8(ascii: "\n")) {
+      // Only `mtllib` lines become text: a large mesh has hundreds of thousands of others.
+      let start = line.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+      guard let start, line[start...].starts(with: keyword) else { continue }
       let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
       guard text.hasPrefix("mtllib ") || text.hasPrefix("mtllib\t") else { continue }
       let name = text.dropFirst(7).trimmingCharacters(in: .whitespacesAndNewlines)

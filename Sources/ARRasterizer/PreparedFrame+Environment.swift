@@ -115,13 +115,26 @@ extension PreparedFrame {
     triangle index: Int, grid: SampleGrid, v: Double, range: Range<Int>, rowBase: Int,
     into buffers: SampleBuffers
   ) {
-    let triangle = triangles[index]
-    let material = materials[triangleMaterials[index]]
+    triangles.withUnsafeBufferPointer { triangles in
+      // By address: a copy of the triangle per run (most runs of a detailed model are a few
+      // samples long) was a memmove.
+      guard let base = triangles.baseAddress, triangles.indices.contains(index) else { return }
+      shadeEnvironmentRun(
+        base + index, material: materials[triangleMaterials[index]], grid: grid, v: v,
+        range: range, rowBase: rowBase, into: buffers)
+    }
+  }
+
+  /// `shadeEnvironmentRun(triangle:…)` for the triangle at `triangle`, of `material`.
+  @inline(__always) private func shadeEnvironmentRun(
+    _ trianglePointer: UnsafePointer<TrianglePrimitive>, material: ShadingMaterial,
+    grid: SampleGrid, v: Double, range: Range<Int>, rowBase: Int, into buffers: SampleBuffers
+  ) {
     mipTextures[material.mipTextureIndex].withView { texture in
       @inline(__always) func shadeOne(_ j: Int) {
         let d = direction(u: grid.u(j - rowBase), v: v)
         let color = environmentColor(
-          triangle: triangle, material: material, texture: texture, direction: d)
+          triangle: trianglePointer.pointee, material: material, texture: texture, direction: d)
         buffers.setColor(j, SIMD3<Float>(color))
       }
       guard material.lightingModel == .constant else {
@@ -132,7 +145,8 @@ extension PreparedFrame {
       // sample in the spare lanes and stores only the run's.
       let dy = direction(u: 0, v: v).y
       if let sampler = EnvironmentRunSampler(
-        triangle: triangle, diffuse: material.diffuse, texture: texture, intrinsics: intrinsics,
+        triangle: trianglePointer.pointee, diffuse: material.diffuse, texture: texture,
+        intrinsics: intrinsics,
         dy: dy, uStart: grid.u(range.lowerBound - rowBase), uStep: sampleSpacing,
         dyStep: -sampleSpacing / intrinsics.fy, count: range.count),
         let red = buffers.red.baseAddress, let green = buffers.green.baseAddress,
@@ -164,11 +178,12 @@ extension PreparedFrame {
       }
       // Otherwise eight samples at a time in Double (`environmentColors`, the scalar path's
       // bits); a last partial step repeats its last sample in the spare lanes.
-      let n = triangle.planeNormal
+      let n = trianglePointer.pointee.planeNormal
       let du = SIMD3<Double>(1 / intrinsics.fx, 0, 0)
       let dv = SIMD3<Double>(0, -1 / intrinsics.fy, 0)
       let constants = EnvironmentRunConstants(
-        triangle: triangle, diffuse: material.diffuse, dy: dy, normalDotU: (n * du).sum(),
+        triangle: trianglePointer.pointee, diffuse: material.diffuse, dy: dy,
+        normalDotU: (n * du).sum(),
         normalDotV: (n * dv).sum(), normalYTimesDy: n.y * dy, inverseFx: du.x,
         minusInverseFy: dv.y, sampleSpacing: sampleSpacing)
       let scale = Double(grid.scale)

@@ -91,55 +91,136 @@ extension PreparedFrame {
           }
         }
       } else {
-        let triangle = triangles[entry.index]
-        let outline = triangle.outline
         let id = sphereCount + Int32(entry.index)
         let order = drawOrder[Int(id)]
-        for sy in grid.rows(minV: outline.minV, maxV: outline.maxV) {
-          let v = grid.v(sy)
-          let rowBase = (sy - grid.firstRow) * grid.columns
-          // Screen space: coverage by the fill rule; camera space: exact plane depth.
-          let columns = outline.coveredColumns(
-            v: v, columns: grid.columns(minU: outline.minU, maxU: outline.maxU), grid: grid)
-          let dy = grid.rayY(sy)
-          var sx = columns.lowerBound
-          while sx < columns.upperBound {
-            let count = min(laneCount, columns.upperBound - sx)
-            let i = rowBase + sx
-            let t = triangle.depths(
-              dx: (grid.u(lanesFrom: sx) - intrinsics.cx) / intrinsics.fx, dy: dy, far: far)
-            // Lanes past the run hold −∞, which nothing beats.
-            var current = FloatLanes(repeating: -.infinity)
-            if count == laneCount, let depths = buffers.depths.baseAddress {
-              current = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
-            } else {
-              for lane in 0..<count { current[lane] = buffers.depths[i + lane] }
-            }
-            let hits = t .< .infinity
-            let candidates = (t .<= current) .& hits
-            if count == laneCount, !((t .== current) .& hits).anyLane(),
-              let depths = buffers.depths.baseAddress, let ids = buffers.ids.baseAddress
-            {
-              // No ties: a candidate wins outright. Whole-vector stores.
-              if candidates.anyLane() {
-                UnsafeMutableRawPointer(depths + i).storeBytes(
-                  of: select(candidates, t, current), as: FloatLanes.self)
-                let raw = UnsafeMutableRawPointer(ids + i)
-                raw.storeBytes(
-                  of: select(
-                    candidates, IntLanes(repeating: id), raw.loadUnaligned(as: IntLanes.self)),
-                  as: IntLanes.self)
-              }
-            } else if candidates.anyLane() {
-              for lane in 0..<count where candidates[lane] && wins(t[lane], order, i + lane) {
-                buffers.depths[i + lane] = t[lane]
-                buffers.ids[i + lane] = id
-              }
-            }
-            sx += laneCount
+        triangles.withUnsafeBufferPointer { triangles in
+          // By address: a copy of the triangle (about 380 bytes) per triangle and band was a
+          // memmove, 3 % of the environment bench B5.
+          guard let base = triangles.baseAddress, triangles.indices.contains(entry.index) else {
+            return
+          }
+          rasterizeOpaqueTriangle(base + entry.index, id: id, grid: grid, into: buffers) {
+            t, i in wins(t, order, i)
           }
         }
       }
+    }
+  }
+
+  /// Opaque visibility of the triangle at `triangle` (draw id `id`) over the sample rows of
+  /// `grid`: writes depth and `id` where the plane's depth `wins`.
+  @inline(__always) private func rasterizeOpaqueTriangle(
+    _ triangle: UnsafePointer<TrianglePrimitive>, id: Int32, grid: SampleGrid,
+    into buffers: SampleBuffers, wins: (Float, Int) -> Bool
+  ) {
+    let (minU, maxU) = (triangle.pointee.outline.minU, triangle.pointee.outline.maxU)
+    let (minV, maxV) = (triangle.pointee.outline.minV, triangle.pointee.outline.maxV)
+    let box = grid.columns(minU: minU, maxU: maxU)
+    for sy in grid.rows(minV: minV, maxV: maxV) {
+      let v = grid.v(sy)
+      let rowBase = (sy - grid.firstRow) * grid.columns
+      let dy = grid.rayY(sy)
+      if box.count <= PreparedFrame.narrowTriangleColumns {
+        rasterizeNarrowTriangleRow(
+          triangle, id: id, columns: box, grid: grid, v: v, dy: dy, rowBase: rowBase,
+          into: buffers, wins: wins)
+        continue
+      }
+      // Screen space: coverage by the fill rule; camera space: exact plane depth.
+      let columns = triangle.pointee.outline.coveredColumns(v: v, columns: box, grid: grid)
+      var sx = columns.lowerBound
+      while sx < columns.upperBound {
+        let count = min(laneCount, columns.upperBound - sx)
+        let i = rowBase + sx
+        let t = triangle.pointee.depths(
+          dx: (grid.u(lanesFrom: sx) - intrinsics.cx) / intrinsics.fx, dy: dy, far: far)
+        // Lanes past the run hold −∞, which nothing beats.
+        var current = FloatLanes(repeating: -.infinity)
+        if count == laneCount, let depths = buffers.depths.baseAddress {
+          current = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
+        } else {
+          for lane in 0..<count { current[lane] = buffers.depths[i + lane] }
+        }
+        let hits = t .< .infinity
+        let candidates = (t .<= current) .& hits
+        if count == laneCount, !((t .== current) .& hits).anyLane(),
+          let depths = buffers.depths.baseAddress, let ids = buffers.ids.baseAddress
+        {
+          // No ties: a candidate wins outright. Whole-vector stores.
+          if candidates.anyLane() {
+            UnsafeMutableRawPointer(depths + i).storeBytes(
+              of: select(candidates, t, current), as: FloatLanes.self)
+            let raw = UnsafeMutableRawPointer(ids + i)
+            raw.storeBytes(
+              of: select(
+                candidates, IntLanes(repeating: id), raw.loadUnaligned(as: IntLanes.self)),
+              as: IntLanes.self)
+          }
+        } else if candidates.anyLane() {
+          for lane in 0..<count where candidates[lane] && wins(t[lane], i + lane) {
+            buffers.depths[i + lane] = t[lane]
+            buffers.ids[i + lane] = id
+          }
+        }
+        sx += laneCount
+      }
+    }
+  }
+
+  /// Triangles at most this many sample columns wide are covered by testing every sample of
+  /// their box in lanes (`rasterizeNarrowTriangleRow`); wider ones by bisecting each row for
+  /// its covered columns (`ScreenPolygon.coveredColumns`). Both find exactly the samples
+  /// `ScreenPolygon.covers` accepts, so the choice moves no bit; the lanes cost less where a
+  /// box is a step or two wide (the environment's small triangles), the search where it is long.
+  static let narrowTriangleColumns = 32
+
+  /// Opaque visibility of `triangle` (draw id `id`) on one sample row (screen v, ray y `dy`)
+  /// within its box columns `columns`: every sample of the box is tested by the fill rule
+  /// (`ScreenPolygon.covers(u:v:)`) `laneCount` at a time, and where covered, the plane's depth
+  /// is written with `id` where it `wins`, as the bisecting path does for its covered columns.
+  @inline(__always) private func rasterizeNarrowTriangleRow(
+    _ triangle: UnsafePointer<TrianglePrimitive>, id: Int32, columns: Range<Int>, grid: SampleGrid,
+    v: Double,
+    dy: Double, rowBase: Int, into buffers: SampleBuffers, wins: (Float, Int) -> Bool
+  ) {
+    guard let depths = buffers.depths.baseAddress, let ids = buffers.ids.baseAddress else {
+      return
+    }
+    let end = Double(columns.upperBound)
+    var sx = columns.lowerBound
+    while sx < columns.upperBound {
+      let u = grid.u(lanesFrom: sx)
+      // Lanes past the box are not covered (nor, then, are the padding's).
+      let covered =
+        triangle.pointee.outline.covers(u: u, v: v) .& (DoubleLanes.laneIndices + Double(sx) .< end)
+      if covered.anyLane() {
+        let i = rowBase + sx
+        // Uncovered lanes get +∞, which is never a candidate: whole vectors, no lane loop.
+        let t = select(
+          covered,
+          triangle.pointee.depths(dx: (u - intrinsics.cx) / intrinsics.fx, dy: dy, far: far),
+          FloatLanes(repeating: .infinity))
+        let stored = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
+        let hits = t .< .infinity
+        let candidates = (t .<= stored) .& hits
+        if !((t .== stored) .& hits).anyLane() {
+          if candidates.anyLane() {
+            UnsafeMutableRawPointer(depths + i).storeBytes(
+              of: select(candidates, t, stored), as: FloatLanes.self)
+            let raw = UnsafeMutableRawPointer(ids + i)
+            raw.storeBytes(
+              of: select(
+                candidates, IntLanes(repeating: id), raw.loadUnaligned(as: IntLanes.self)),
+              as: IntLanes.self)
+          }
+        } else {
+          for lane in 0..<laneCount where candidates[lane] && wins(t[lane], i + lane) {
+            depths[i + lane] = t[lane]
+            ids[i + lane] = id
+          }
+        }
+      }
+      sx += laneCount
     }
   }
 

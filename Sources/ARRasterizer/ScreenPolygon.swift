@@ -11,6 +11,14 @@ struct ScreenEdge: Sendable {
   /// Whether a sample exactly on this edge (E = 0) is inside: the top-left rule.
   var includesZero: Bool
 
+  /// `admits(u:v:)` at the samples u of one row, lane by lane: the same operations on the
+  /// same values, so the same answers.
+  @inline(__always) func admits(u: DoubleLanes, v: Double) -> SIMDMask<DoubleLanes.MaskStorage> {
+    let e = sign * ((bx - ax) * (v - ay) - (by - ay) * (u - ax))
+    // e > 0 || (e == 0 && includesZero); NaN is admitted by neither.
+    return includesZero ? e .>= 0 : e .> 0
+  }
+
   /// An edge that every point passes (pads triangles to four edges).
   static let open = ScreenEdge(ax: 0, ay: 0, bx: 0, by: 0, sign: 1, includesZero: true)
 
@@ -116,6 +124,12 @@ struct ScreenPolygon: Sendable {
   @inline(__always) func covers(u: Double, v: Double) -> Bool {
     edges.0.admits(u: u, v: v) && edges.1.admits(u: u, v: v) && edges.2.admits(u: u, v: v)
       && edges.3.admits(u: u, v: v)
+  }
+
+  /// `covers(u:v:)` at the samples u of one row, lane by lane (the same answers).
+  @inline(__always) func covers(u: DoubleLanes, v: Double) -> SIMDMask<DoubleLanes.MaskStorage> {
+    edges.0.admits(u: u, v: v) .& edges.1.admits(u: u, v: v) .& edges.2.admits(u: u, v: v)
+      .& edges.3.admits(u: u, v: v)
   }
 
   /// The sample columns of `columns` on sample row v whose u = `grid.u(sx)` `covers`: exactly

@@ -91,6 +91,49 @@ struct ScreenPolygonTests {
     }
   }
 
+  @Test("covers in lanes answers as covers sample by sample, on edges and vertices too")
+  func laneCoversMatchCovers() throws {
+    var random = SeededGenerator(seed: 47)
+    var onEdge = 0
+    for trial in 0..<400 {
+      let scale = 1 + trial % 3
+      // Small outlines on a quarter-pixel lattice (the environment's triangles are a few pixels
+      // wide), so samples fall exactly on edges and vertices; every fourth one a quad.
+      let count = trial % 4 == 0 ? 4 : 3
+      let origin = (u: Double(Int.random(in: 0...40, using: &random)), v: 3.0)
+      let p = (0..<count).map { _ in
+        (
+          u: origin.u + Double(Int.random(in: -24...24, using: &random)) / 4,
+          v: origin.v + Double(Int.random(in: -12...12, using: &random)) / 4
+        )
+      }
+      guard let polygon = ScreenPolygon(vertices: p) else { continue }
+      let grid = SampleGrid(
+        scale: scale, columns: 64 * scale, firstRow: 0, rowCount: 8 * scale,
+        rayX: UnsafeBufferPointer(start: nil, count: 0),
+        rayY: UnsafeBufferPointer(start: nil, count: 0))
+      for sy in 0..<grid.rowCount {
+        let v = grid.v(sy)
+        for sx in stride(from: 0, to: grid.columns, by: laneCount) {
+          let lanes = polygon.covers(u: grid.u(lanesFrom: sx), v: v)
+          for lane in 0..<laneCount {
+            let u = grid.u(sx + lane)
+            #expect(lanes[lane] == polygon.covers(u: u, v: v), "trial \(trial) (\(u), \(v))")
+            let edges = [polygon.edges.0, polygon.edges.1, polygon.edges.2]
+            if edges.contains(where: { edge in
+              (edge.bx - edge.ax) * (v - edge.ay) == (edge.by - edge.ay) * (u - edge.ax)
+                && edge.bx != edge.ax
+            }) {
+              onEdge += 1
+            }
+          }
+        }
+      }
+    }
+    // The lattice puts samples on the lines: the fill rule's ties were exercised.
+    #expect(onEdge > 1000)
+  }
+
   @Test("firstChange finds the change of a monotone predicate whatever the guess")
   func firstChangeIgnoresGuess() {
     for a in 0..<6 {
