@@ -25,6 +25,8 @@ struct BandRenderer {
   /// `rayY`), and the same per pixel for the depth pass of supersampled frames.
   let rayX: [Float]
   let rayY: [Double]
+  /// The ray's x of each sample column in Double (`SampleGrid.directionX`).
+  let directionX: [Double]
   let pixelRayX: [Float]
   let pixelRayY: [Double]
 
@@ -43,6 +45,7 @@ struct BandRenderer {
     let k = frame.intrinsics
     rayX = SampleGrid.rayXTable(scale: scale, columns: width * scale, intrinsics: k)
     rayY = SampleGrid.rayYTable(scale: scale, rows: height * scale, intrinsics: k)
+    directionX = SampleGrid.directionXTable(scale: scale, columns: width * scale, intrinsics: k)
     let pixelPass = writesDepth && scale > 1
     pixelRayX = pixelPass ? SampleGrid.rayXTable(scale: 1, columns: width, intrinsics: k) : []
     pixelRayY = pixelPass ? SampleGrid.rayYTable(scale: 1, rows: height, intrinsics: k) : []
@@ -63,11 +66,13 @@ struct BandRenderer {
   func render(firstRow: Int, scratch: inout BandScratch, into output: BandOutput) {
     rayX.withUnsafeBufferPointer { rayX in
       rayY.withUnsafeBufferPointer { rayY in
-        pixelRayX.withUnsafeBufferPointer { pixelRayX in
-          pixelRayY.withUnsafeBufferPointer { pixelRayY in
-            render(
-              firstRow: firstRow, rays: (rayX, rayY), pixelRays: (pixelRayX, pixelRayY),
-              scratch: &scratch, into: output)
+        directionX.withUnsafeBufferPointer { directionX in
+          pixelRayX.withUnsafeBufferPointer { pixelRayX in
+            pixelRayY.withUnsafeBufferPointer { pixelRayY in
+              render(
+                firstRow: firstRow, rays: (rayX, rayY, directionX),
+                pixelRays: (pixelRayX, pixelRayY), scratch: &scratch, into: output)
+            }
           }
         }
       }
@@ -75,7 +80,7 @@ struct BandRenderer {
   }
 
   private func render(
-    firstRow: Int, rays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>),
+    firstRow: Int, rays: SampleRays,
     pixelRays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>),
     scratch: inout BandScratch, into output: BandOutput
   ) {
@@ -108,7 +113,7 @@ struct BandRenderer {
   /// `render` with the worker's storage by pointer: `buffers` (the band's samples, one output
   /// row's colours), `runs`, and room for each row's `translucentBackgroundRow`.
   private func render(
-    firstRow: Int, rays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>),
+    firstRow: Int, rays: SampleRays,
     pixelRays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>),
     buffers: SampleBuffers, runs: consuming BackgroundRuns,
     translucentRows: UnsafeMutableBufferPointer<TranslucentRow>,
@@ -117,7 +122,7 @@ struct BandRenderer {
     let rows = min(bandRows, height - firstRow)
     let grid = SampleGrid(
       scale: scale, columns: width * scale, firstRow: firstRow * scale,
-      rowCount: rows * scale, rayX: rays.0, rayY: rays.1)
+      rowCount: rows * scale, rayX: rays.0, rayY: rays.1, directionX: rays.2)
     let hasTransparent = !frame.transparent.isEmpty
     let paintsBackgroundRuns = frame.paintsBackgroundRuns(background: background, scale: scale)
     let (depths, ids, red, green, blue) = (
@@ -132,7 +137,7 @@ struct BandRenderer {
     for row in 0..<rows {
       let rowGrid = SampleGrid(
         scale: scale, columns: grid.columns, firstRow: (firstRow + row) * scale,
-        rowCount: scale, rayX: rays.0, rayY: rays.1)
+        rowCount: scale, rayX: rays.0, rayY: rays.1, directionX: rays.2)
       let rowBuffers = SampleBuffers(
         depths: UnsafeMutableBufferPointer(
           rebasing: depths[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
@@ -198,6 +203,12 @@ struct BandRenderer {
   }
 }
 
+/// The per-column and per-row ray tables of a band's grid: `SampleGrid.rayX`, `rayY`,
+/// `directionX`.
+typealias SampleRays = (
+  UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>
+)
+
 /// The samples of one band: `rowCount` rows of `columns` samples starting at sample row
 /// `firstRow` of the whole image.
 struct SampleGrid {
@@ -210,6 +221,38 @@ struct SampleGrid {
   var rayX: UnsafeBufferPointer<Float>
   /// y of that ray on each whole-image sample row, `−(v − cy) / fy` (`rayYTable`).
   var rayY: UnsafeBufferPointer<Double>
+  /// x of that ray in Double, `(u − cx) / fx`, per sample column with `laneCount` columns of
+  /// padding (`directionXTable`; empty: computed where asked, `directionX(lanesFrom:…)`).
+  var directionX = UnsafeBufferPointer<Double>(start: nil, count: 0)
+
+  /// The `directionX` values of `columns` sample columns at N = `scale`, plus `laneCount` of
+  /// padding, with the operations the triangle passes used per step (the same bits).
+  static func directionXTable(scale: Int, columns: Int, intrinsics: CameraIntrinsics)
+    -> [Double]
+  {
+    let grid = SampleGrid(
+      scale: scale, columns: columns, firstRow: 0, rowCount: 0,
+      rayX: UnsafeBufferPointer(start: nil, count: 0),
+      rayY: UnsafeBufferPointer(start: nil, count: 0))
+    var table: [Double] = []
+    table.reserveCapacity(columns + 2 * laneCount)
+    for sx in stride(from: 0, to: columns + laneCount, by: laneCount) {
+      let x = (grid.u(lanesFrom: sx) - intrinsics.cx) / intrinsics.fx
+      for lane in 0..<laneCount { table.append(x[lane]) }
+    }
+    return table
+  }
+
+  /// The camera ray's x `(u − cx) / fx` at sample columns sx ..< sx + laneCount (sx <
+  /// columns), from `directionX` where the grid has it.
+  @inline(__always) func directionX(lanesFrom sx: Int, intrinsics: CameraIntrinsics)
+    -> DoubleLanes
+  {
+    guard let base = directionX.baseAddress else {
+      return (u(lanesFrom: sx) - intrinsics.cx) / intrinsics.fx
+    }
+    return UnsafeRawPointer(base + sx).loadUnaligned(as: DoubleLanes.self)
+  }
 
   /// The `rayY` values of `rows` sample rows at N = `scale`.
   static func rayYTable(scale: Int, rows: Int, intrinsics: CameraIntrinsics) -> [Double] {

@@ -33,11 +33,14 @@ struct EnvironmentRunSampler {
   /// along the ray's y. `nil` when Float would not carry the run's texel positions to a small
   /// fraction of a texel (non-finite constants, texture coordinates changing by 256 or more
   /// along the run, clamped coordinates beyond ±256): the Double lanes then shade it.
+  /// `triangle` is read by address (a copy per run was a memmove); `texture` gives the
+  /// level-0 size and the wrap modes.
   init?(
-    triangle: TrianglePrimitive, diffuse: SIMD3<Double>, texture: TextureView,
-    intrinsics: CameraIntrinsics, dy: Double, uStart: Double, uStep: Double, dyStep: Double,
-    count: Int
+    triangle pointer: UnsafePointer<TrianglePrimitive>, diffuse: SIMD3<Double>,
+    texture: TextureShape, intrinsics: CameraIntrinsics, dy: Double, uStart: Double,
+    uStep: Double, dyStep: Double, count: Int
   ) {
+    let triangle = pointer.pointee
     let n = triangle.planeNormal
     let h = triangle.planeOffset
     let gu = triangle.gradientU
@@ -56,8 +59,7 @@ struct EnvironmentRunSampler {
     let inverse = h / (d0 * d0)
     let m = SIMD2(uk * d0 - u0 * dk, vk * d0 - v0 * dk) * inverse
     let e = dk / d0
-    let base = texture.layout[0]
-    let size = SIMD2(Double(base.x), Double(base.y))
+    let size = texture.size
     let across = inverse * dyStep
     let a = SIMD2(gu.y * d0 - u0 * n.y, gv.y * d0 - v0 * n.y) * across * size
     let b = SIMD2(gu.y * dk - uk * n.y, gv.y * dk - vk * n.y) * across * size
@@ -88,21 +90,75 @@ struct EnvironmentRunSampler {
     acrossSlope = SIMD2(Float(b.x), Float(b.y))
     scale = SIMD3<Float>(diffuse / 255)
   }
+}
 
-  /// Red, green, blue (0…1, base colour × trilinear texel) of the samples at columns `k`
-  /// from the run's first (each at most the run's last).
+/// What `EnvironmentRunSampler` reads of a texture: its level-0 size in texels and its wrap
+/// modes (`MipmappedTexture`).
+struct TextureShape: Sendable {
+  let size: SIMD2<Double>
+  let wrapU: TextureWrap
+  let wrapV: TextureWrap
+
+  init(_ texture: MipmappedTexture) {
+    let base = texture.layout.first ?? SIMD3(1, 1, 0)
+    size = SIMD2(Double(base.x), Double(base.y))
+    (wrapU, wrapV) = (texture.wrapU, texture.wrapV)
+  }
+}
+
+/// The constants of `EnvironmentRunSampler`s lane by lane, so that one vector step shades the
+/// samples of several runs: each lane computes with its own run's constants and column, the
+/// same values as when its run is shaded alone, so it gets the same bits.
+struct EnvironmentSamplerLanes {
+  var startX = FloatLanes()
+  var startY = FloatLanes()
+  var slopeX = FloatLanes()
+  var slopeY = FloatLanes()
+  var perspective = FloatLanes()
+  var alongSquared = FloatLanes()
+  var acrossStartX = FloatLanes()
+  var acrossStartY = FloatLanes()
+  var acrossSlopeX = FloatLanes()
+  var acrossSlopeY = FloatLanes()
+  var scaleRed = FloatLanes()
+  var scaleGreen = FloatLanes()
+  var scaleBlue = FloatLanes()
+
+  /// `sampler`'s constants in the lanes from `firstLane` on (the others kept).
+  @inline(__always) mutating func take(_ sampler: EnvironmentRunSampler, fromLane firstLane: Int) {
+    let taken = FloatLanes.laneIndices .>= Float(firstLane)
+    @inline(__always) func blend(_ lanes: inout FloatLanes, _ value: Float) {
+      lanes = select(taken, FloatLanes(repeating: value), lanes)
+    }
+    blend(&startX, sampler.start.x)
+    blend(&startY, sampler.start.y)
+    blend(&slopeX, sampler.slope.x)
+    blend(&slopeY, sampler.slope.y)
+    blend(&perspective, sampler.perspective)
+    blend(&alongSquared, sampler.alongSquared)
+    blend(&acrossStartX, sampler.acrossStart.x)
+    blend(&acrossStartY, sampler.acrossStart.y)
+    blend(&acrossSlopeX, sampler.acrossSlope.x)
+    blend(&acrossSlopeY, sampler.acrossSlope.y)
+    blend(&scaleRed, sampler.scale.x)
+    blend(&scaleGreen, sampler.scale.y)
+    blend(&scaleBlue, sampler.scale.z)
+  }
+
+  /// Red, green, blue (0…1, base colour × trilinear texel) of the samples at columns `k`,
+  /// each counted from its lane's run's first sample (and at most that run's last).
   @inline(__always) func colors(k: FloatLanes, texture: TextureView) -> (
     FloatLanes, FloatLanes, FloatLanes
   ) {
     typealias L = FloatLanes
     let q = 1 / (1 + perspective * k)
     let kq = k * q
-    let uvx = start.x + slope.x * kq
-    let uvy = start.y + slope.y * kq
-    let ax = acrossStart.x + acrossSlope.x * k
-    let ay = acrossStart.y + acrossSlope.y * k
+    let uvx = startX + slopeX * kq
+    let uvy = startY + slopeY * kq
+    let ax = acrossStartX + acrossSlopeX * k
+    let ay = acrossStartY + acrossSlopeY * k
     let acrossSquared = ax * ax + ay * ay
-    let longer = select(acrossSquared .> alongSquared, acrossSquared, L(repeating: alongSquared))
+    let longer = select(acrossSquared .> alongSquared, acrossSquared, alongSquared)
     let rho = squareRoots(longer) * (q * q)
     // Level k + fraction f for ρ = 2ᵏ(1 + f) (magnified: level 0; beyond the chain: the
     // last), as whole numbers in Float lanes: integer lane comparisons compile to lane-by-lane
@@ -130,9 +186,9 @@ struct EnvironmentRunSampler {
     // of line in the AVX-512 build (a call per channel, its lanes passed in 128-bit pieces).
     let zero = L(repeating: 0)
     let one = L(repeating: 1)
-    let r = red * scale.x
-    let g = green * scale.y
-    let b = blue * scale.z
+    let r = red * scaleRed
+    let g = green * scaleGreen
+    let b = blue * scaleBlue
     let r0 = select(r .> 0, r, zero)
     let g0 = select(g .> 0, g, zero)
     let b0 = select(b .> 0, b, zero)

@@ -19,9 +19,16 @@ extension PreparedFrame {
       if let texture = source.texture {
         shading.mipTextureIndex = mipTextures.count
         mipTextures.append(texture)
+        mipTextureShapes.append(TextureShape(texture))
       }
       materials.append(shading)
     }
+    // At most every triangle is drawn: one allocation instead of the arrays' growth (each
+    // doubling copied the triangles prepared so far).
+    let most = environment.materialIndices.count
+    opaque.reserveCapacity(opaque.count + most)
+    triangles.reserveCapacity(triangles.count + most)
+    triangleMaterials.reserveCapacity(triangleMaterials.count + most)
     let view = EnvironmentViewBounds(intrinsics: intrinsics, near: near)
     let chunkSize = EnvironmentGeometry.chunkSize
     environment.positions.withUnsafeBufferPointer { positions in
@@ -108,12 +115,13 @@ extension PreparedFrame {
     return lights.shade(lit, texture: nil, normal: triangle.shadingNormal, view: view, uv: .zero)
   }
 
-  /// Shades the samples `start ..< end` of sample row sy (`rowBase` its first sample), all
-  /// showing environment triangle `index` whose material has a mip-mapped texture: the
-  /// triangle, material and texture looked up once for the run.
+  /// Shades the samples `range` of sample row sy (`rowBase` its first sample), all showing
+  /// environment triangle `index` whose material has a mip-mapped texture: the triangle,
+  /// material and texture looked up once for the run. An unlit run in Float lanes goes into
+  /// `batch` (`EnvironmentRunBatch`: shaded when it fills or is flushed), others at once.
   func shadeEnvironmentRun(
     triangle index: Int, grid: SampleGrid, v: Double, range: Range<Int>, rowBase: Int,
-    into buffers: SampleBuffers
+    batch: inout EnvironmentRunBatch, into buffers: SampleBuffers
   ) {
     triangles.withUnsafeBufferPointer { triangles in
       // By address: a copy of the triangle per run (most runs of a detailed model are a few
@@ -121,16 +129,30 @@ extension PreparedFrame {
       guard let base = triangles.baseAddress, triangles.indices.contains(index) else { return }
       shadeEnvironmentRun(
         base + index, material: materials[triangleMaterials[index]], grid: grid, v: v,
-        range: range, rowBase: rowBase, into: buffers)
+        range: range, rowBase: rowBase, batch: &batch, into: buffers)
     }
   }
 
   /// `shadeEnvironmentRun(triangle:…)` for the triangle at `triangle`, of `material`.
   @inline(__always) private func shadeEnvironmentRun(
     _ trianglePointer: UnsafePointer<TrianglePrimitive>, material: ShadingMaterial,
-    grid: SampleGrid, v: Double, range: Range<Int>, rowBase: Int, into buffers: SampleBuffers
+    grid: SampleGrid, v: Double, range: Range<Int>, rowBase: Int,
+    batch: inout EnvironmentRunBatch, into buffers: SampleBuffers
   ) {
-    mipTextures[material.mipTextureIndex].withView { texture in
+    let textureIndex = material.mipTextureIndex
+    let dy = direction(u: 0, v: v).y
+    // Float lanes (`EnvironmentRunSampler`), with the row's other runs of this texture.
+    if material.lightingModel == .constant,
+      let sampler = EnvironmentRunSampler(
+        triangle: trianglePointer, diffuse: material.diffuse,
+        texture: mipTextureShapes[textureIndex], intrinsics: intrinsics, dy: dy,
+        uStart: grid.u(range.lowerBound - rowBase), uStep: sampleSpacing,
+        dyStep: -sampleSpacing / intrinsics.fy, count: range.count)
+    {
+      add(sampler, texture: textureIndex, range: range, to: &batch, into: buffers)
+      return
+    }
+    mipTextures[textureIndex].withView { texture in
       @inline(__always) func shadeOne(_ j: Int) {
         let d = direction(u: grid.u(j - rowBase), v: v)
         let color = environmentColor(
@@ -139,41 +161,6 @@ extension PreparedFrame {
       }
       guard material.lightingModel == .constant else {
         for j in range { shadeOne(j) }
-        return
-      }
-      // Float lanes (`EnvironmentRunSampler`); a last partial step repeats the run's last
-      // sample in the spare lanes and stores only the run's.
-      let dy = direction(u: 0, v: v).y
-      if let sampler = EnvironmentRunSampler(
-        triangle: trianglePointer.pointee, diffuse: material.diffuse, texture: texture,
-        intrinsics: intrinsics,
-        dy: dy, uStart: grid.u(range.lowerBound - rowBase), uStep: sampleSpacing,
-        dyStep: -sampleSpacing / intrinsics.fy, count: range.count),
-        let red = buffers.red.baseAddress, let green = buffers.green.baseAddress,
-        let blue = buffers.blue.baseAddress
-      {
-        let last = FloatLanes(repeating: Float(range.count - 1))
-        var j = range.lowerBound
-        while j < range.upperBound {
-          let columns = FloatLanes.laneIndices + Float(j - range.lowerBound)
-          let color = sampler.colors(k: select(columns .< last, columns, last), texture: texture)
-          let count = range.upperBound - j
-          // The buffers are padded (`BandRenderer`): lanes past the run are written back.
-          let inRun = FloatLanes.laneIndices .< Float(count)
-          @inline(__always) func store(_ lanes: FloatLanes, _ base: UnsafeMutablePointer<Float>) {
-            let raw = UnsafeMutableRawPointer(base + j)
-            if count >= laneCount {
-              raw.storeBytes(of: lanes, as: FloatLanes.self)
-            } else {
-              let kept = raw.loadUnaligned(as: FloatLanes.self)
-              raw.storeBytes(of: select(inRun, lanes, kept), as: FloatLanes.self)
-            }
-          }
-          store(color.0, red)
-          store(color.1, green)
-          store(color.2, blue)
-          j += laneCount
-        }
         return
       }
       // Otherwise eight samples at a time in Double (`environmentColors`, the scalar path's

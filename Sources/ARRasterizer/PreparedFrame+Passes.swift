@@ -133,7 +133,7 @@ extension PreparedFrame {
         let count = min(laneCount, columns.upperBound - sx)
         let i = rowBase + sx
         let t = triangle.pointee.depths(
-          dx: (grid.u(lanesFrom: sx) - intrinsics.cx) / intrinsics.fx, dy: dy, far: far)
+          dx: grid.directionX(lanesFrom: sx, intrinsics: intrinsics), dy: dy, far: far)
         // Lanes past the run hold −∞, which nothing beats.
         var current = FloatLanes(repeating: -.infinity)
         if count == laneCount, let depths = buffers.depths.baseAddress {
@@ -198,7 +198,8 @@ extension PreparedFrame {
         // Uncovered lanes get +∞, which is never a candidate: whole vectors, no lane loop.
         let t = select(
           covered,
-          triangle.pointee.depths(dx: (u - intrinsics.cx) / intrinsics.fx, dy: dy, far: far),
+          triangle.pointee.depths(
+            dx: grid.directionX(lanesFrom: sx, intrinsics: intrinsics), dy: dy, far: far),
           FloatLanes(repeating: .infinity))
         let stored = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
         let hits = t .< .infinity
@@ -247,6 +248,8 @@ extension PreparedFrame {
       let rowBase = (sy - grid.firstRow) * grid.columns
       let rowEnd = rowBase + shaded.upperBound
       let rowBackground = constantBackground ? background.rowColor(v: v) : .zero
+      var batch = EnvironmentRunBatch()
+      defer { flush(&batch, into: buffers) }
       var i = rowBase + shaded.lowerBound
       while i < rowEnd {
         let id = ids[i]
@@ -274,7 +277,7 @@ extension PreparedFrame {
         {
           shadeEnvironmentRun(
             triangle: Int(id - sphereCount), grid: grid, v: v, range: i..<end, rowBase: rowBase,
-            into: buffers)
+            batch: &batch, into: buffers)
         } else {
           for j in i..<end {
             let color = shade(
@@ -400,7 +403,7 @@ extension PreparedFrame {
             let (intrinsics, far, dy) = (self.intrinsics, self.far, grid.rayY(sy))
             @inline(__always) func depths(_ sx: Int) -> FloatLanes {
               triangle.depths(
-                dx: (grid.u(lanesFrom: sx) - intrinsics.cx) / intrinsics.fx, dy: dy, far: far)
+                dx: grid.directionX(lanesFrom: sx, intrinsics: intrinsics), dy: dy, far: far)
             }
             for k in 0..<rangeCount {
               let part = columns.clamped(to: range(k))

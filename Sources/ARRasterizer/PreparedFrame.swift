@@ -25,6 +25,9 @@ struct PreparedFrame: Sendable {
   var textures: [Texture] = []
   /// Mip-mapped textures of environment materials (`ShadingMaterial.mipTextureIndex`).
   var mipTextures: [MipmappedTexture] = []
+  /// Each of `mipTextures`' level-0 size and wrap modes, read per shaded run without touching
+  /// the texture's arrays (reference counting).
+  var mipTextureShapes: [TextureShape] = []
   /// The first `environmentEntryCount` entries of `opaque` are the environment's triangles
   /// (drawn first, `rasterizeOpaque`).
   var environmentEntryCount = 0
