@@ -128,41 +128,47 @@ extension PreparedFrame {
       }
       // Screen space: coverage by the fill rule; camera space: exact plane depth.
       let columns = triangle.pointee.outline.coveredColumns(v: v, columns: box, grid: grid)
+      guard let depths = buffers.depths.baseAddress, let ids = buffers.ids.baseAddress else {
+        return
+      }
+      let end = Double(columns.upperBound)
       var sx = columns.lowerBound
       while sx < columns.upperBound {
-        let count = min(laneCount, columns.upperBound - sx)
-        let i = rowBase + sx
-        let t = triangle.pointee.depths(
-          dx: grid.directionX(lanesFrom: sx, intrinsics: intrinsics), dy: dy, far: far)
-        // Lanes past the run hold −∞, which nothing beats.
-        var current = FloatLanes(repeating: -.infinity)
-        if count == laneCount, let depths = buffers.depths.baseAddress {
-          current = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
-        } else {
-          for lane in 0..<count { current[lane] = buffers.depths[i + lane] }
-        }
-        let hits = t .< .infinity
-        let candidates = (t .<= current) .& hits
-        if count == laneCount, !((t .== current) .& hits).anyLane(),
-          let depths = buffers.depths.baseAddress, let ids = buffers.ids.baseAddress
-        {
-          // No ties: a candidate wins outright. Whole-vector stores.
-          if candidates.anyLane() {
-            UnsafeMutableRawPointer(depths + i).storeBytes(
-              of: select(candidates, t, current), as: FloatLanes.self)
-            let raw = UnsafeMutableRawPointer(ids + i)
-            raw.storeBytes(
-              of: select(
-                candidates, IntLanes(repeating: id), raw.loadUnaligned(as: IntLanes.self)),
-              as: IntLanes.self)
-          }
-        } else if candidates.anyLane() {
-          for lane in 0..<count where candidates[lane] && wins(t[lane], i + lane) {
-            buffers.depths[i + lane] = t[lane]
-            buffers.ids[i + lane] = id
-          }
-        }
+        // Lanes past the run get +∞ (the buffers are padded, `BandRenderer`).
+        let t = select(
+          DoubleLanes.laneIndices + Double(sx) .< end,
+          triangle.pointee.depths(
+            dx: grid.directionX(lanesFrom: sx, intrinsics: intrinsics), dy: dy, far: far),
+          FloatLanes(repeating: .infinity))
+        storeWinning(t, id: id, at: rowBase + sx, depths: depths, ids: ids, wins: wins)
         sx += laneCount
+      }
+    }
+  }
+
+  /// The depth test of one vector step, samples i ..< i + laneCount: `t` (+∞ where the
+  /// primitive has no sample) is written with `id` where it wins. Candidates are the finite
+  /// depths at or before the stored ones; without a tie among them they win outright
+  /// (whole-vector stores), with one each goes to `wins` (draw order on equal depths).
+  @inline(__always) private func storeWinning(
+    _ t: FloatLanes, id: Int32, at i: Int, depths: UnsafeMutablePointer<Float>,
+    ids: UnsafeMutablePointer<Int32>, wins: (Float, Int) -> Bool
+  ) {
+    let stored = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
+    let hits = t .< .infinity
+    let candidates = (t .<= stored) .& hits
+    if !((t .== stored) .& hits).anyLane() {
+      guard candidates.anyLane() else { return }
+      UnsafeMutableRawPointer(depths + i).storeBytes(
+        of: select(candidates, t, stored), as: FloatLanes.self)
+      let raw = UnsafeMutableRawPointer(ids + i)
+      raw.storeBytes(
+        of: select(candidates, IntLanes(repeating: id), raw.loadUnaligned(as: IntLanes.self)),
+        as: IntLanes.self)
+    } else {
+      for lane in 0..<laneCount where candidates[lane] && wins(t[lane], i + lane) {
+        depths[i + lane] = t[lane]
+        ids[i + lane] = id
       }
     }
   }
@@ -194,32 +200,13 @@ extension PreparedFrame {
       let covered =
         triangle.pointee.outline.covers(u: u, v: v) .& (DoubleLanes.laneIndices + Double(sx) .< end)
       if covered.anyLane() {
-        let i = rowBase + sx
-        // Uncovered lanes get +∞, which is never a candidate: whole vectors, no lane loop.
+        // Uncovered lanes get +∞, which is never a candidate.
         let t = select(
           covered,
           triangle.pointee.depths(
             dx: grid.directionX(lanesFrom: sx, intrinsics: intrinsics), dy: dy, far: far),
           FloatLanes(repeating: .infinity))
-        let stored = UnsafeRawPointer(depths + i).loadUnaligned(as: FloatLanes.self)
-        let hits = t .< .infinity
-        let candidates = (t .<= stored) .& hits
-        if !((t .== stored) .& hits).anyLane() {
-          if candidates.anyLane() {
-            UnsafeMutableRawPointer(depths + i).storeBytes(
-              of: select(candidates, t, stored), as: FloatLanes.self)
-            let raw = UnsafeMutableRawPointer(ids + i)
-            raw.storeBytes(
-              of: select(
-                candidates, IntLanes(repeating: id), raw.loadUnaligned(as: IntLanes.self)),
-              as: IntLanes.self)
-          }
-        } else {
-          for lane in 0..<laneCount where candidates[lane] && wins(t[lane], i + lane) {
-            depths[i + lane] = t[lane]
-            ids[i + lane] = id
-          }
-        }
+        storeWinning(t, id: id, at: rowBase + sx, depths: depths, ids: ids, wins: wins)
       }
       sx += laneCount
     }
