@@ -170,6 +170,27 @@ extension ModelFile {
         throw fail(
           "truncated binary glTF: its header gives \(length) bytes, the file has \(bytes.count)")
       }
+      // Each chunk (§4.4.3: length, type, data) must lie within that length: a lying chunk
+      // length made Assimp's reader allocate it (4 GB for 0xFFFFFFFF) before failing.
+      @inline(__always) func word(_ at: Int) -> UInt64 {
+        UInt64(bytes[at]) | UInt64(bytes[at + 1]) << 8 | UInt64(bytes[at + 2]) << 16
+          | UInt64(bytes[at + 3]) << 24
+      }
+      var offset: UInt64 = 12
+      var chunk = 0
+      while offset < length {
+        guard offset + 8 <= length else {
+          throw fail("binary glTF chunk \(chunk) has no complete header at byte \(offset)")
+        }
+        let chunkLength = word(Int(offset))
+        guard offset + 8 + chunkLength <= length else {
+          throw fail(
+            "binary glTF chunk \(chunk) gives \(chunkLength) bytes at byte \(offset), past the "
+              + "file's \(length)")
+        }
+        offset += 8 + chunkLength
+        chunk += 1
+      }
     case "gltf":
       guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
       else { throw fail("not a glTF file (not a JSON object)") }

@@ -156,6 +156,61 @@ struct EnvironmentLoadTests {
     #expect(environment.inputPaths == [folder.directory + "/t.png"])
   }
 
+  @Test(
+    "Primitives sharing a texture file share one mip chain; a model listed twice, its materials")
+  func sharedInputs() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    try folder.write("t.png", try Image(width: 8, height: 4).pngData())
+    let plane = #"{"plane": {"width": 1, "height": 1}, "material": {"texture": "t.png"}}"#
+    let clamped =
+      #"{"plane": {"width": 1, "height": 1}, "material": {"texture": "t.png", "wrap": "clamp"}}"#
+    let model = #"{"path": "\#(EnvironmentFixture.fixtures)/BoxTextured.glb"}"#
+    let environment = try load(
+      #"{"primitives": [\#(plane), \#(plane), \#(clamped)], "models": [\#(model), \#(model)]}"#,
+      in: folder)
+    let textures = environment.geometry.materials.compactMap(\.texture)
+    #expect(textures.count == 5)
+    func storage(_ texture: MipmappedTexture) -> UnsafeRawPointer? {
+      texture.texels.withUnsafeBytes { $0.baseAddress }
+    }
+    // The two repeat planes: one chain; the clamped one: its own wrap, the same texels'
+    // decoded image but a chain of its own; the model's embedded texture: one chain for both.
+    let planes = textures.filter { $0.layout.first?.x == 8 }
+    let box = textures.filter { $0.layout.first?.x != 8 }
+    #expect(planes.count == 3 && box.count == 2)
+    #expect(storage(planes[0]) == storage(planes[1]))
+    #expect(planes[2].wrapU == .clamp && storage(planes[2]) != storage(planes[0]))
+    #expect(storage(box[0]) == storage(box[1]))
+    #expect(environment.geometry.triangleCount == 3 * 2 + 2 * 12)
+  }
+
+  @Test("Models past the environment's triangle limit name the total, not what was left")
+  func environmentTriangleLimit() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    // A grid of 708 × 708 squares (1 002 528 triangles), listed twice: the second passes.
+    let side = 708
+    var text = ""
+    for j in 0...side { for i in 0...side { text += "v \(i) 0 \(j)\n" } }
+    for j in 0..<side {
+      for i in 0..<side {
+        let a = j * (side + 1) + i + 1
+        text += "f \(a) \(a + side + 1) \(a + 1)\nf \(a + 1) \(a + side + 1) \(a + side + 2)\n"
+      }
+    }
+    try folder.write("grid.obj", text)
+    let error = failure {
+      _ = try load(#"{"models": [{"path": "grid.obj"}, {"path": "grid.obj"}]}"#, in: folder)
+    }
+    #expect(error?.kind == .badData)
+    #expect(
+      error?.reason
+        == "with this model's 1002528 triangles the environment passes the limit of 2000000 "
+        + "triangles (1002528 before it)",
+      "\(String(describing: error))")
+  }
+
   @Test("Bad sections and files: 65/66 naming the field or file")
   func badInput() throws {
     let folder = try EnvironmentFixture()

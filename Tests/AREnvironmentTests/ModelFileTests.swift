@@ -86,6 +86,30 @@ struct ModelFileTests {
       "\(String(describing: error))")
   }
 
+  @Test("A .glb chunk whose length passes the file's is refused before Assimp allocates it")
+  func lyingChunkLength() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    let bytes = try FileIO.read(fixtures + "/BoxTextured.glb")
+    // The JSON chunk's length (bytes 12…15) set to 0xFFFFFFFF, and to one byte too many.
+    let jsonLength = bytes[12..<16].reversed().reduce(0) { $0 << 8 | Int($1) }
+    for (name, value) in [("ff", 0xFFFF_FFFF), ("over", bytes.count - 20 + 1)] {
+      var lying = bytes
+      for k in 0..<4 { lying[12 + k] = UInt8((value >> (8 * k)) & 0xFF) }
+      let path = try folder.write("\(name).glb", lying)
+      let error = badData { _ = try ModelFile.read(path: path) }
+      #expect(error?.kind == .badData)
+      #expect(error?.location.file == path)
+      #expect(
+        error?.reason
+          == "binary glTF chunk 0 gives \(value) bytes at byte 12, past the file's \(bytes.count)",
+        "\(String(describing: error))")
+    }
+    // The true length reads (the chunks end where the header says the file does).
+    #expect(jsonLength > 0)
+    #expect(try ModelFile.read(path: fixtures + "/BoxTextured.glb").triangleCount == 12)
+  }
+
   @Test("A .glb whose chunks are corrupt is .badData with Assimp's reason, quoted and short")
   func corruptGLB() throws {
     let folder = try EnvironmentFixture()
