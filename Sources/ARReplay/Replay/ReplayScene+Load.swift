@@ -279,7 +279,8 @@ struct SceneResolver {
     scene.featurePoints = environment.map { EnvironmentFeaturePoints($0) }
     // Computed before the planes are changed: the discovery reads the whole scene.
     let discovered = try scene.discoveredPlanes()
-    scene.planes += discovered
+    scene.planes += discovered.anchors
+    scene.warnings += discovered.warnings
     if tracking.isActive { scene.trackViews() }
     return scene
   }

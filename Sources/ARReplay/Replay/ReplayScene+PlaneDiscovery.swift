@@ -1,6 +1,7 @@
 import AREnvironment
 import ARMath
 import ARScene
+import ARSupport
 import ARTracking
 
 extension ReplayScene {
@@ -12,15 +13,33 @@ extension ReplayScene {
   /// tracking simulation of its own, the same seed and ticks as the frame loop's). Identifiers
   /// are `discovered-1`, `discovered-2`, … in the order the anchors are added (skipping any a
   /// hand-keyed plane uses). Empty without plane detection.
+  ///
+  /// A surface too large for `PlaneDiscoverySettings.maximumCellsPerSurface` cells of the
+  /// usual size is scanned in larger cells; where a cell's centre can then lie farther than
+  /// `maximumDistance` from any camera on it, the surface may never be seen, so such surfaces
+  /// are named in `warnings`.
   /// - Throws: what the camera track throws for a τ outside it.
-  func discoveredPlanes() throws -> [TimedPlaneAnchor] {
-    guard let environment, !environment.planeDetection.isEmpty else { return [] }
+  func discoveredPlanes() throws -> (anchors: [TimedPlaneAnchor], warnings: [String]) {
+    guard let environment, !environment.planeDetection.isEmpty else { return ([], []) }
     let settings = PlaneDiscoverySettings()
     var discovery = PlaneDiscovery(
       surfaces: EnvironmentSurface.find(
         in: environment, alignments: environment.planeDetection, settings: settings),
       settings: settings)
-    guard !discovery.surfaces.isEmpty else { return [] }
+    guard !discovery.surfaces.isEmpty else { return ([], []) }
+    let warnings = discovery.surfaces.filter { $0.cellSize > settings.maximumDistance }.map {
+      surface in
+      let width = surface.maximum.a - surface.minimum.a
+      let depth = surface.maximum.b - surface.minimum.b
+      let name =
+        environment.parts.indices.contains(surface.part)
+        ? InputText.quoted(environment.parts[surface.part].name, limit: 60) : "a part"
+      return
+        "environment: a \(Int(width.rounded())) m × \(Int(depth.rounded())) m surface of \(name) "
+        + "is scanned in \((surface.cellSize * 10).rounded() / 10) m cells (at most "
+        + "\(settings.maximumCellsPerSurface) per surface), larger than the \(settings.maximumDistance) m "
+        + "range a cell is seen within; it may never be discovered as a plane"
+    }
     let lastTime = schedule.time(ofFrame: schedule.frameCount - 1)
     let simulation = TrackingSimulation(
       configuration: tracking, arFrameRate: schedule.arFrameRate, lastTime: lastTime)
@@ -53,6 +72,6 @@ extension ReplayScene {
       }
       return identifiers[k]
     }
-    return timelines.map { TimedPlaneAnchor(timeline: $0, visualization: "none") }
+    return (timelines.map { TimedPlaneAnchor(timeline: $0, visualization: "none") }, warnings)
   }
 }

@@ -80,4 +80,33 @@ struct RunWarningsTests {
     #expect(cleanRun["firstWarning"] is NSNull)
     #expect(!clean.contains("warning"), "\(clean)")
   }
+
+  @Test("a floor too large to scan in cells the camera can see is named in a warning")
+  func surfaceTooLargeToScan() throws {
+    let fixture = try ReplayFixture()
+    defer { fixture.remove() }
+    try fixture.writeTrack("track.json", [(0, .identity), (2, .identity)])
+    try fixture.write("strokes.jsonl", "")
+    // 1 000 m: 1 m cells (10⁶ at most), found as usual; 5 000 m: 5 m cells, past the 3 m range.
+    for (side, warned) in [(1000, false), (5000, true)] {
+      let floor =
+        #", "environment": {"planeDetection": ["horizontal"], "primitives": [{"name": "floor", "#
+        + #""plane": {"width": \#(side), "height": \#(side)}, "position": [0, -1, 0], "#
+        + #""eulerAngles": [-1.5707963267948966, 0, 0]}]}"#
+      try fixture.write("scene.json", Self.scene(extra: floor))
+      let (code, message, run) = try render(fixture)
+      #expect(code == 0, "\(message)")
+      let warnings = run["warnings"] as? [String] ?? []
+      if warned {
+        #expect(
+          warnings == [
+            "environment: a 5000 m × 5000 m surface of 'floor' is scanned in 5.0 m cells (at most "
+              + "1000000 per surface), larger than the 3.0 m range a cell is seen within; it may "
+              + "never be discovered as a plane"
+          ], "\(warnings)")
+      } else {
+        #expect(warnings.isEmpty, "\(warnings)")
+      }
+    }
+  }
 }
