@@ -80,6 +80,12 @@ struct EnvironmentBuilder {
     }
     inputPaths.append(path)
     inputPaths += model.extraFiles
+    for library in model.refusedMaterialLibraries {
+      warnings.append(
+        "\(InputText.escaped(path)): its material library \(InputText.quoted(library, limit: 60)) "
+          + "is outside the model's folder (absolute, '..' or a link leading out) and was not "
+          + "read; its meshes are drawn in the default material")
+    }
     for library in model.missingMaterialLibraries {
       warnings.append(
         "\(InputText.escaped(path)): its material library \(InputText.quoted(library, limit: 60)) "

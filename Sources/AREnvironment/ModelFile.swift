@@ -53,6 +53,9 @@ public struct ModelFile: Sendable {
   /// An OBJ's `mtllib` names for which no file is beside it (Assimp goes on without them, its
   /// meshes in a default material): for a warning.
   public var missingMaterialLibraries: [String] = []
+  /// An OBJ's `mtllib` names outside the model's folder (absolute, through `..`, or a link
+  /// leading out), which the reader refuses to open.
+  public var refusedMaterialLibraries: [String] = []
 
   /// Triangles of all meshes.
   public var triangleCount: Int { meshes.reduce(0) { $0 + $1.indices.count / 3 } }
@@ -115,16 +118,21 @@ extension ModelFile {
       throw fail("the model reader's result is malformed")
     }
     if path.lowercased().hasSuffix(".obj") {
-      model.missingMaterialLibraries = missingMaterialLibraries(objText: bytes, path: path)
+      (model.missingMaterialLibraries, model.refusedMaterialLibraries) = materialLibraries(
+        objText: bytes, path: path)
     }
     return model
   }
 
-  /// The names of an OBJ's `mtllib` lines (the rest of the line, as Assimp reads it) with no
-  /// regular file of that name beside the model.
-  static func missingMaterialLibraries(objText bytes: [UInt8], path: String) -> [String] {
+  /// The names of an OBJ's `mtllib` lines (the rest of the line, as Assimp reads it) that the
+  /// reader does not open: `missing`, no regular file of that name beside the model;
+  /// `refused`, outside the model's folder (absolute, through `..`, or a link leading out).
+  static func materialLibraries(objText bytes: [UInt8], path: String) -> (
+    missing: [String], refused: [String]
+  ) {
     let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
     var missing: [String] = []
+    var refused: [String] = []
     let keyword = Array("mtllib".utf8)
     for line in bytes.split(separator: UInt8(ascii: "\n")) {
       // Only `mtllib` lines become text: a large mesh has hundreds of thousands of others.
@@ -133,14 +141,19 @@ extension ModelFile {
       let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
       guard text.hasPrefix("mtllib ") || text.hasPrefix("mtllib\t") else { continue }
       let name = text.dropFirst(7).trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !name.isEmpty, !missing.contains(name), !refused.contains(name) else { continue }
+      if name.hasPrefix("/") || name.split(separator: "/").contains("..")
+        || FileIO.leadsOutside(folder + name, folder: folder.isEmpty ? "." : folder)
+      {
+        refused.append(name)
+        continue
+      }
       var isDirectory: ObjCBool = false
       let exists = FileManager.default.fileExists(
-        atPath: name.hasPrefix("/") ? name : folder + name, isDirectory: &isDirectory)
-      if !name.isEmpty, !exists || isDirectory.boolValue, !missing.contains(name) {
-        missing.append(name)
-      }
+        atPath: folder + name, isDirectory: &isDirectory)
+      if !exists || isDirectory.boolValue { missing.append(name) }
     }
-    return missing
+    return (missing, refused)
   }
 
   /// Refuses files that are not glTF 2.0 or OBJ, before Assimp picks an importer.

@@ -139,6 +139,35 @@ struct EnvironmentLoadTests {
     #expect(environment.warnings.isEmpty, "\(environment.warnings)")
   }
 
+  @Test("An OBJ's mtllib outside its folder (absolute, '..', a link out) warns that it was refused")
+  func refusedMaterialLibrary() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    let triangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n"
+    try folder.write("outside.mtl", "newmtl a\nKd 1 0 0\n")
+    try FileManager.default.createDirectory(
+      atPath: folder.directory + "/model", withIntermediateDirectories: false)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.directory + "/model/link.mtl", withDestinationPath: "../outside.mtl")
+    for name in [folder.directory + "/outside.mtl", "../outside.mtl", "link.mtl"] {
+      try folder.write("model/m.obj", "mtllib \(name)\n" + triangle)
+      let environment = try load(#"{"models": [{"path": "model/m.obj"}]}"#, in: folder)
+      #expect(environment.geometry.triangleCount == 1)
+      #expect(
+        environment.warnings == [
+          folder.directory + "/model/m.obj: its material library "
+            + "\(InputText.quoted(name, limit: 60)) is outside the "
+            + "model's folder (absolute, '..' or a link leading out) and was not read; its "
+            + "meshes are drawn in the default material"
+        ], "\(environment.warnings)")
+      // Not red: the default material.
+      #expect(
+        environment.geometry.materials.allSatisfy {
+          $0.baseColor.red != 1 || $0.baseColor.green != 0
+        })
+    }
+  }
+
   @Test("A primitive with a texture: repeats scale the uvs; the PNG is an input")
   func primitive() throws {
     let folder = try EnvironmentFixture()
