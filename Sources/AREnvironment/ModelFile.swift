@@ -207,7 +207,11 @@ extension ModelFile {
     case "gltf":
       guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
       else { throw fail("not a glTF file (not a JSON object)") }
-      let version = (object["asset"] as? [String: Any])?["version"] as? String
+      let given = (object["asset"] as? [String: Any])?["version"]
+      if let number = given as? NSNumber {
+        throw fail("glTF asset.version is the number \(number); it is a string, as \"2.0\"")
+      }
+      let version = given as? String
       guard let version, version.hasPrefix("2.") || version == "2" else {
         throw fail(
           "glTF asset.version \(InputText.quoted(version ?? "missing", limit: 20)); only 2.x is read"

@@ -159,10 +159,10 @@ enum RenderCommand {
 
   /// Parses `A..B` (inclusive) or a single frame `A`.
   static func parseRange(_ text: String) throws -> ClosedRange<Int> {
-    let parts = text.split(separator: ".", omittingEmptySubsequences: true)
-    if parts.count == 1, !text.contains(".."), let a = Int(parts[0]), a >= 0 { return a...a }
-    guard text.contains(".."), parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]),
-      a >= 0, b >= a
+    if let a = Int(text), a >= 0 { return a...a }
+    // Exactly two numbers around one "..": "0...3" or "0..3..5" are refused.
+    let parts = text.components(separatedBy: "..")
+    guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b >= a
     else {
       throw UsageError(
         "--frames \(InputText.quoted(text)): expected A..B with 0 ≤ A ≤ B (inclusive)")

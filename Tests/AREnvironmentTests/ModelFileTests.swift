@@ -135,6 +135,10 @@ struct ModelFileTests {
     #expect(badData { _ = try ModelFile.read(path: fbx) }?.reason.contains(".gltf, .glb") == true)
     let old = try folder.write("old.gltf", #"{"asset": {"version": "1.0"}}"#)
     #expect(badData { _ = try ModelFile.read(path: old) }?.reason.contains("only 2.x") == true)
+    let number = try folder.write("number.gltf", #"{"asset": {"version": 2}}"#)
+    #expect(
+      badData { _ = try ModelFile.read(path: number) }?.reason
+        == #"glTF asset.version is the number 2; it is a string, as "2.0""#)
     let binary = try folder.write("b.obj", [0x76, 0x20, 0, 0, 1])
     #expect(badData { _ = try ModelFile.read(path: binary) }?.reason.contains("NUL") == true)
     let notJSON = try folder.write("x.gltf", "v 1 2 3")

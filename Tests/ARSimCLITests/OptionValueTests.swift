@@ -28,4 +28,14 @@ struct OptionValueTests {
     let offset = try Arguments(["--offset", "-1"], valueOptions: ["--offset"])
     #expect(offset.value("--offset") == "-1")
   }
+
+  @Test("--frames takes A or A..B, exactly; other dot counts are usage errors")
+  func frameRanges() throws {
+    #expect(try RenderCommand.parseRange("7") == 7...7)
+    #expect(try RenderCommand.parseRange("0..3") == 0...3)
+    #expect(try RenderCommand.parseRange("4..4") == 4...4)
+    for text in ["0...3", "0....3", "0.3", "0..3..5", "..5", "5..", "10..5", "-1..3", "a..b", ""] {
+      #expect(throws: UsageError.self, "\(text)") { try RenderCommand.parseRange(text) }
+    }
+  }
 }
