@@ -211,6 +211,11 @@ struct EnvironmentBuilder {
     switch source {
     case .path(let written):
       let name = written.removingPercentEscapes
+      // An empty image (an empty uri, data URI or buffer view) would name the folder itself.
+      guard !name.isEmpty else {
+        throw InputError(
+          .badData, InputLocation(file: model), "a material's texture image is empty")
+      }
       guard !name.hasPrefix("/"), !name.contains("\\"), !name.contains(":"),
         !name.split(separator: "/").contains("..")
       else {

@@ -168,6 +168,26 @@ struct EnvironmentLoadTests {
     }
   }
 
+  @Test("A glTF image with an empty uri or data URI is bad data naming the model, not a folder")
+  func emptyTextureImage() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    try folder.copy("BoxTextured0.bin")
+    let text = try String(
+      contentsOfFile: EnvironmentFixture.fixtures + "/BoxTextured.gltf", encoding: .utf8)
+    for (k, uri) in ["", "data:image/png;base64,"].enumerated() {
+      let path = try folder.write(
+        "empty\(k).gltf",
+        text.replacingOccurrences(of: "\"CesiumLogoFlat.png\"", with: "\"\(uri)\""))
+      let error = failure {
+        _ = try load(#"{"models": [{"path": "empty\#(k).gltf"}]}"#, in: folder)
+      }
+      #expect(error?.kind == .badData, "\(String(describing: error))")
+      #expect(error?.location.file == path)
+      #expect(error?.reason == "a material's texture image is empty")
+    }
+  }
+
   @Test("A primitive with a texture: repeats scale the uvs; the PNG is an input")
   func primitive() throws {
     let folder = try EnvironmentFixture()
