@@ -218,6 +218,9 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
           return
         }
       }
+      // A whole run is in its gap at frame A when no image before A could be shown: its
+      // camera-image-missing event went out at frame 0, not again here.
+      inGap = shown == nil
     }
     for frame in frames {
       var notices: [CameraImageNotice] = []

@@ -11,7 +11,9 @@ import Testing
   /// Eight images 0.1 s apart (image k red 10 + 30k), a still track, eight frames at 10 fps
   /// (AR ticks at 60 Hz: frame f is tick 6f), a frame dropped at 0.2 s (tick 12) and an
   /// interruption from 0.35 s (tick 21) to 0.55 s (tick 33) with `Self.dropAndInterruption`.
-  func run(tracking: String?) throws -> (out: String, folder: TemporaryFolder) {
+  func run(tracking: String?, frames: ClosedRange<Int>? = nil) throws -> (
+    out: String, folder: TemporaryFolder
+  ) {
     let folder = TemporaryFolder()
     try FileManager.default.createDirectory(
       atPath: folder.path + "/images", withIntermediateDirectories: true)
@@ -34,8 +36,9 @@ import Testing
          "lens": {"fx": 8, "fy": 8, "cx": 3.5, "cy": 2.5, "width": 8, "height": 6}}}}
       """, to: "scene.json")
     let out = folder.path + "/out"
-    _ = try Replay(scene: ReplayScene.load(path: path, registry: SessionRegistry())).run(
-      ReplayOptions(outputDirectory: out))
+    var options = ReplayOptions(outputDirectory: out)
+    options.frameRange = frames
+    _ = try Replay(scene: ReplayScene.load(path: path, registry: SessionRegistry())).run(options)
     return (out, folder)
   }
 
@@ -79,6 +82,19 @@ import Testing
     #expect(interrupted["frame"] as? Int == 4)
     #expect(interrupted["shownTick"] as? Int == 20)
     #expect(abs(((interrupted["captureTime"] as? NSNumber)?.doubleValue ?? -1) - 20.0 / 60) < 1e-12)
+  }
+
+  @Test("a range (--frames, a shard) shows each frame's image as the whole run does")
+  func ranges() throws {
+    // The frames before a range pick images too (the one shown last), so the tracker's capture
+    // times are needed from frame 0: a range from frame 2 trapped on them.
+    let shown = [0, 1, 1, 3, 3, 3, 6, 7]
+    for range in [2...7, 3...4, 5...5, 0...3] {
+      let (out, folder) = try run(tracking: Self.dropAndInterruption, frames: range)
+      defer { folder.remove() }
+      #expect(
+        try range.map { try red(out, $0) } == range.map { 10 + 30 * shown[$0] }, "\(range)")
+    }
   }
 
   @Test("without a tracking section every frame shows its own time's image, as before")

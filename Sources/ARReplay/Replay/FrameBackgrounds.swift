@@ -43,13 +43,14 @@ final class FrameBackgrounds {
     let queryTime: @Sendable (Int) -> Double
     if scene.tracking.isActive {
       // The image the tracker's shown frame was captured with: a dropped or interrupted tick
-      // keeps the last delivered frame's, as its pose (Documentation/Tracking.md).
+      // keeps the last delivered frame's, as its pose (Documentation/Tracking.md). From frame
+      // 0: a range asks for the frames before it too (the image they showed last).
       let times = TrackingSimulation.shownCaptureTimes(
         configuration: scene.tracking, arFrameRate: schedule.arFrameRate,
         lastTime: schedule.time(ofFrame: schedule.frameCount - 1),
-        ticks: frames.map { schedule.tick(forFrame: $0) }, time: { schedule.time(ofTick: $0) })
-      let first = frames.lowerBound
-      queryTime = { frame in base + times[frame - first] + offset }
+        ticks: (0...frames.upperBound).map { schedule.tick(forFrame: $0) },
+        time: { schedule.time(ofTick: $0) })
+      queryTime = { frame in base + times[frame] + offset }
     } else {
       queryTime = { frame in base + schedule.time(ofFrame: frame) + offset }
     }
