@@ -71,6 +71,14 @@ extension Environment {
         "environment.planeDetection",
         "plane discovery needs the environment's surfaces: add models or primitives")
     }
+    if detection.isEmpty, let given = classifications.firstIndex(where: { $0 != nil }) {
+      let models = spec.models?.count ?? 0
+      let field =
+        given < models
+        ? "environment.models[\(given)]" : "environment.primitives[\(given - models)]"
+      builder.warnings.append(
+        "\(field).classification has no effect without environment.planeDetection")
+    }
     var environment = try builder.finish(
       lit: lighting == .scene, occludes: spec.occlusion ?? false)
     for i in environment.parts.indices { environment.parts[i].classification = classifications[i] }

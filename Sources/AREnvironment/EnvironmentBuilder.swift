@@ -232,6 +232,12 @@ struct EnvironmentBuilder {
           "texture \(InputText.quoted(written, limit: 60)) is a link leading outside the "
             + "model's folder; refused")
       }
+      // Named with the model whose material (or OBJ material library) gives the name.
+      guard FileIO.exists(path) else {
+        throw InputError(
+          .missingInput, InputLocation(file: path),
+          "no such file; a material of \(InputText.quotedPath(model)) names it as its texture")
+      }
       return try mipmapped(textureFile(path), path: path, wrapU: wrap(wrapU), wrapV: wrap(wrapV))
     case .encoded(let bytes):
       texture = try decodeTexture(bytes, file: model + " (embedded texture)")
@@ -316,17 +322,24 @@ struct EnvironmentBuilder {
   }
 
   mutating func addPrimitive(_ spec: EnvironmentSpec.PrimitiveSpec, field: String) throws {
+    // A primitive is typed into the scene file: past the models' corner limit it is a mistake,
+    // refused, where a model's far triangles are dropped with a warning.
+    let limit = EnvironmentLimits.coordinate
+    let limitText = "\(Int(limit / 1000)) km"
     let corners: [ShapeTriangles.Corner]
     switch (spec.box, spec.plane) {
     case (let box?, nil):
-      guard [box.width, box.height, box.length].allSatisfy({ $0.isFinite && $0 > 0 }) else {
-        throw error(field + ".box", "width, height and length must be finite and > 0")
+      guard
+        [box.width, box.height, box.length].allSatisfy({ $0.isFinite && $0 > 0 && $0 <= limit })
+      else {
+        throw error(field + ".box", "width, height and length must be > 0 and ≤ \(limitText)")
       }
       corners = ShapeTriangles.corners(
         of: .box(Box(width: box.width, height: box.height, length: box.length)))
     case (nil, let plane?):
-      guard [plane.width, plane.height].allSatisfy({ $0.isFinite && $0 > 0 }) else {
-        throw error(field + ".plane", "width and height must be finite and > 0")
+      guard [plane.width, plane.height].allSatisfy({ $0.isFinite && $0 > 0 && $0 <= limit })
+      else {
+        throw error(field + ".plane", "width and height must be > 0 and ≤ \(limitText)")
       }
       corners = ShapeTriangles.corners(of: .plane(Plane(width: plane.width, height: plane.height)))
     default:
@@ -351,11 +364,22 @@ struct EnvironmentBuilder {
         repeats = SIMD2(r[0], r[1])
       }
       let wrap = try section.choice(m.wrap, TextureWrap.self, field: f + ".wrap") ?? .repeat
+      if m.texture == nil {
+        for (name, given) in [("repeats", m.repeats != nil), ("wrap", m.wrap != nil)] where given {
+          warnings.append("\(f).\(name) has no effect without a texture")
+        }
+      }
       if let t = m.texture {
         let path = try section.resolvePath(t, field: f + ".texture")
         let texture = try section.reading(path, field: f + ".texture") { try textureFile(path) }
         material.texture = mipmapped(texture, path: path, wrapU: wrap, wrapV: wrap)
       }
+    }
+    let placed = corners.map { world.transformPoint(Vector3($0.0.x, $0.0.y, $0.0.z)) }
+    guard placed.allSatisfy({ abs($0.x) <= limit && abs($0.y) <= limit && abs($0.z) <= limit })
+    else {
+      throw error(
+        field + ".position", "the primitive reaches farther than \(limitText) from the origin")
     }
     let first = materialIndices.count
     guard first + corners.count / 3 <= EnvironmentLimits.triangles else {
@@ -363,8 +387,7 @@ struct EnvironmentBuilder {
         field, "the environment passes the limit of \(EnvironmentLimits.triangles) triangles")
     }
     materials.append(material)
-    for (p, uv) in corners {
-      let w = world.transformPoint(Vector3(p.x, p.y, p.z))
+    for (w, (_, uv)) in zip(placed, corners) {
       positions.append(SIMD3(w.x, w.y, w.z))
       uvs.append(uv * repeats)
     }

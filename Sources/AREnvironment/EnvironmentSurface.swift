@@ -161,11 +161,14 @@ extension EnvironmentSurface {
       let side = settings.minimumSideLength
       guard high.a - low.a >= side - 1e-9, high.b - low.b >= side - 1e-9 else { continue }
       let boundsArea = (high.a - low.a) * (high.b - low.b)
-      let s = max(
-        settings.cellSize,
-        (boundsArea / Double(max(1, settings.maximumCellsPerSurface))).squareRoot() * (1 + 1e-9))
-      let columns = max(1, Int(((high.a - low.a) / s - 1e-9).rounded(.up)))
-      let rows = max(1, Int(((high.b - low.b) / s - 1e-9).rounded(.up)))
+      let most = Double(max(1, settings.maximumCellsPerSurface))
+      var s = max(settings.cellSize, (boundsArea / most).squareRoot() * (1 + 1e-9))
+      func count(_ length: Double) -> Double { max(1, (length / s - 1e-9).rounded(.up)) }
+      // A long, narrow surface has one row of cells whatever its area says: widen the cells
+      // until the count holds (each step 5 % wider; the count reaches 1 × 1 at the latest).
+      while count(high.a - low.a) * count(high.b - low.b) > most { s *= 1.05 }
+      let columns = Int(count(high.a - low.a))
+      let rows = Int(count(high.b - low.b))
       var surface = EnvironmentSurface(
         alignment: group.alignment, classification: .none, worldFromSurface: frame,
         minimum: low, maximum: high, cellSize: s, columns: columns, rows: rows,

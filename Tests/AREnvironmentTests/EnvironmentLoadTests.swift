@@ -84,6 +84,25 @@ struct EnvironmentLoadTests {
     #expect(environment.warnings.isEmpty)
   }
 
+  @Test("Keys that cannot act warn: classification without planeDetection, repeats and wrap alone")
+  func idleKeys() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    let idle = try load(
+      #"{"primitives": [{"plane": {"width": 1, "height": 1}}, {"plane": {"width": 1, "height": 1}, "classification": "table", "material": {"color": [1, 0, 0], "repeats": [2, 2], "wrap": "clamp"}}]}"#,
+      in: folder)
+    #expect(
+      idle.warnings == [
+        "environment.primitives[1].material.repeats has no effect without a texture",
+        "environment.primitives[1].material.wrap has no effect without a texture",
+        "environment.primitives[1].classification has no effect without environment.planeDetection",
+      ])
+    let used = try load(
+      #"{"planeDetection": ["horizontal"], "primitives": [{"plane": {"width": 1, "height": 1}, "classification": "table"}]}"#,
+      in: folder)
+    #expect(used.warnings.isEmpty)
+  }
+
   @Test(
     "Huge and degenerate triangles are dropped with warnings; a textured mesh without uvs warns")
   func warnings() throws {
@@ -270,10 +289,48 @@ struct EnvironmentLoadTests {
         in: folder)
     }
     #expect(both?.location.field == "environment.primitives[0]")
+    // Past the 100 km corner limit a typed primitive is a mistake (its plane discovery asked
+    // for 10¹⁸ bytes of cells): refused, by its size or by where it reaches.
+    let huge = failure {
+      _ = try load(
+        #"{"primitives": [{"box": {"width": 1e30, "height": 1, "length": 1}}]}"#, in: folder)
+    }
+    #expect(huge?.kind == .badData)
+    #expect(huge?.location.field == "environment.primitives[0].box")
+    #expect(huge?.reason == "width, height and length must be > 0 and ≤ 100 km")
+    let far = failure {
+      _ = try load(
+        #"{"primitives": [{"plane": {"width": 100, "height": 1}, "position": [99990, 0, 0]}]}"#,
+        in: folder)
+    }
+    #expect(far?.location.field == "environment.primitives[0].position")
+    #expect(far?.reason == "the primitive reaches farther than 100 km from the origin")
+    #expect(
+      (try? load(
+        #"{"primitives": [{"plane": {"width": 100, "height": 1}, "position": [99940, 0, 0]}]}"#,
+        in: folder)) != nil)
     let position = failure {
       _ = try load(#"{"models": [{"path": "a.obj", "position": [1, 2]}]}"#, in: folder)
     }
     #expect(position?.location.field == "environment.models[0].position")
+    // A texture an OBJ's material library names that is not there: the model named too.
+    try folder.write("lib.mtl", "newmtl wood\nKd 1 1 1\nmap_Kd missing.png\n")
+    try folder.write(
+      "quad.obj",
+      "mtllib lib.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\nusemtl wood\nf 1/1 2/2 3/3\n"
+    )
+    let texture = failure { _ = try load(#"{"models": [{"path": "quad.obj"}]}"#, in: folder) }
+    #expect(texture?.kind == .missingInput)
+    #expect(texture?.location.file == folder.directory + "/missing.png")
+    #expect(
+      texture?.reason
+        == "no such file; a material of '\(folder.directory)/quad.obj' names it as its texture",
+      "\(String(describing: texture))")
+    // An empty path would name the scene's folder: bad data, not a missing file.
+    let empty = failure { _ = try load(#"{"models": [{"path": ""}]}"#, in: folder) }
+    #expect(empty?.kind == .badData)
+    #expect(empty?.location.field == "environment.models[0].path")
+    #expect(empty?.reason == "the path is empty")
     let missing = failure { _ = try load(#"{"models": [{"path": "none.glb"}]}"#, in: folder) }
     #expect(missing?.kind == .missingInput)
     #expect(missing?.location.file == folder.directory + "/none.glb")

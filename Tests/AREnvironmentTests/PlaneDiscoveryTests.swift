@@ -223,4 +223,25 @@ struct PlaneDiscoveryTests {
     #expect(abs(surface.cellSize - 2) < 1e-6)
     #expect(surface.onSurface.allSatisfy { $0 })
   }
+
+  @Test("A long, narrow surface keeps the cell limit too: one row of wider cells")
+  func narrowSurface() throws {
+    // 100 km × 0.5 m: cells of √(50 000 m² / 10⁶) = 0.22 m, as the area alone gives, come
+    // 447 214 × 3 = 1.34 M; wider cells give two rows within the limit.
+    let strip = try environment(
+      #"{"planeDetection": ["horizontal"], "primitives": [{"plane": {"width": 100000, "height": 0.5}, "eulerAngles": [-1.5707963267948966, 0, 0]}]}"#
+    )
+    let surface = try #require(EnvironmentSurface.find(in: strip, alignments: [.horizontal]).first)
+    #expect(surface.rows == 2)
+    #expect(surface.columns * surface.rows <= 1_000_000)
+    #expect(surface.columns * surface.rows > 500_000)
+    #expect(surface.cellSize > 0.25 && surface.cellSize < 0.3)
+    // 100 km × 0.2 m: by the area 0.14 m cells, 707 107 × 2; one row of wider ones.
+    let thin = try environment(
+      #"{"planeDetection": ["horizontal"], "primitives": [{"plane": {"width": 100000, "height": 0.2}, "eulerAngles": [-1.5707963267948966, 0, 0]}]}"#
+    )
+    let row = try #require(EnvironmentSurface.find(in: thin, alignments: [.horizontal]).first)
+    #expect(row.rows == 1)
+    #expect(row.columns <= 1_000_000 && row.columns > 400_000)
+  }
 }

@@ -27,18 +27,24 @@ extension ReplayScene {
         in: environment, alignments: environment.planeDetection, settings: settings),
       settings: settings)
     guard !discovery.surfaces.isEmpty else { return ([], []) }
-    let warnings = discovery.surfaces.filter { $0.cellSize > settings.maximumDistance }.map {
-      surface in
+    // Metres as a person reads them: whole above 10 m, one decimal below (a 0.5 m side is not 0).
+    func metres(_ x: Double) -> String {
+      x >= 10 ? "\(Int(x.rounded()))" : "\((x * 10).rounded() / 10)"
+    }
+    var warnings: [String] = []
+    for surface in discovery.surfaces where surface.cellSize > settings.maximumDistance {
       let width = surface.maximum.a - surface.minimum.a
       let depth = surface.maximum.b - surface.minimum.b
       let name =
         environment.parts.indices.contains(surface.part)
         ? InputText.quoted(environment.parts[surface.part].name, limit: 60) : "a part"
-      return
-        "environment: a \(Int(width.rounded())) m × \(Int(depth.rounded())) m surface of \(name) "
-        + "is scanned in \((surface.cellSize * 10).rounded() / 10) m cells (at most "
+      let warning =
+        "environment: a \(metres(width)) m × \(metres(depth)) m surface of \(name) "
+        + "is scanned in \(metres(surface.cellSize)) m cells (at most "
         + "\(settings.maximumCellsPerSurface) per surface), larger than the \(settings.maximumDistance) m "
         + "range a cell is seen within; it may never be discovered as a plane"
+      // A box's top and bottom are two surfaces of one size: one warning says it.
+      if !warnings.contains(warning) { warnings.append(warning) }
     }
     let lastTime = schedule.time(ofFrame: schedule.frameCount - 1)
     let simulation = TrackingSimulation(
