@@ -204,6 +204,14 @@ extension ModelFile {
         offset += 8 + chunkLength
         chunk += 1
       }
+      // The first chunk is the JSON (§4.4.3.2), whose required extensions are checked as a
+      // .gltf's are.
+      if length >= 20, word(16) == 0x4E4F_534A {
+        let json = bytes[20..<Int(20 + word(12))]
+        if let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] {
+          try checkRequiredExtensions(object, fail: fail)
+        }
+      }
     case "gltf":
       guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
       else { throw fail("not a glTF file (not a JSON object)") }
@@ -217,10 +225,36 @@ extension ModelFile {
           "glTF asset.version \(InputText.quoted(version ?? "missing", limit: 20)); only 2.x is read"
         )
       }
+      try checkRequiredExtensions(object, fail: fail)
     case "obj":
       guard !bytes.contains(0) else { throw fail("not a Wavefront OBJ text file (NUL bytes)") }
     default:
       throw fail("models must be .gltf, .glb (glTF 2.0) or .obj (Wavefront) files")
+    }
+  }
+}
+
+extension ModelFile {
+  /// The glTF extensions a model may require (`extensionsRequired`) and still be drawn as the
+  /// file means: ARSim draws base colour and its texture unlit, which is what
+  /// `KHR_materials_unlit` asks for.
+  public static let supportedRequiredExtensions: Set<String> = ["KHR_materials_unlit"]
+
+  /// Refuses a glTF whose `extensionsRequired` names an extension ARSim does not draw: glTF 2.0
+  /// §3.12 says such an asset must not be loaded (a compressed mesh or a transformed texture
+  /// would otherwise be drawn wrong, or not at all, without a word).
+  static func checkRequiredExtensions(
+    _ object: [String: Any], fail: (String) -> InputError
+  ) throws {
+    guard let required = object["extensionsRequired"] else { return }
+    guard let names = required as? [Any] else {
+      throw fail("glTF extensionsRequired is not an array")
+    }
+    for case let name as String in names where !supportedRequiredExtensions.contains(name) {
+      throw fail(
+        "the model requires the glTF extension \(InputText.quoted(name, limit: 40)), which "
+          + "ARSim does not draw (it draws base colour and its texture; required extensions "
+          + "it reads: \(supportedRequiredExtensions.sorted().joined(separator: ", ")))")
     }
   }
 }

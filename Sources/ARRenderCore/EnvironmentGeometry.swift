@@ -30,44 +30,45 @@ public struct MipmappedTexture: Hashable, Sendable {
   public let layout: [SIMD3<Int>]
 
   /// Builds the chain of `base`.
-  /// - Complexity: O(texels) (the chain adds a third).
+  /// - Complexity: O(texels) (the chain adds a third); the chain is written into its one
+  ///   array in place, so building it holds no other copy of the levels.
   public init(_ base: Texture, wrapU: TextureWrap = .repeat, wrapV: TextureWrap = .repeat) {
-    var levels = [base]
-    var current = base
-    while current.width > 1 || current.height > 1 {
-      let width = (current.width + 1) / 2
-      let height = (current.height + 1) / 2
-      var pixels = [UInt8](repeating: 0, count: width * height * 4)
-      let source = current.pixels
-      let sourceWidth = current.width
-      let sourceHeight = current.height
-      for y in 0..<height {
-        let y0 = 2 * y
-        let y1 = min(2 * y + 1, sourceHeight - 1)
-        for x in 0..<width {
-          let x0 = 2 * x
-          let x1 = min(2 * x + 1, sourceWidth - 1)
-          for channel in 0..<4 {
-            let sum =
-              Int(source[(y0 * sourceWidth + x0) * 4 + channel])
-              + Int(source[(y0 * sourceWidth + x1) * 4 + channel])
-              + Int(source[(y1 * sourceWidth + x0) * 4 + channel])
-              + Int(source[(y1 * sourceWidth + x1) * 4 + channel])
-            pixels[(y * width + x) * 4 + channel] = UInt8((sum + 2) / 4)
+    var layout = [SIMD3(base.width, base.height, 0)]
+    var total = base.width * base.height * 4
+    while let last = layout.last, last.x > 1 || last.y > 1 {
+      layout.append(SIMD3((last.x + 1) / 2, (last.y + 1) / 2, total))
+      total += layout[layout.count - 1].x * layout[layout.count - 1].y * 4
+    }
+    texels = [UInt8](unsafeUninitializedCapacity: total) { texels, initialized in
+      guard let destination = texels.baseAddress else { return }
+      base.pixels.withUnsafeBufferPointer { pixels in
+        guard let source = pixels.baseAddress else { return }
+        destination.update(from: source, count: min(pixels.count, layout[0].x * layout[0].y * 4))
+      }
+      for level in layout.indices.dropFirst() {
+        let (sourceWidth, sourceHeight) = (layout[level - 1].x, layout[level - 1].y)
+        let source = UnsafePointer(destination + layout[level - 1].z)
+        let target = destination + layout[level].z
+        let width = layout[level].x
+        for y in 0..<layout[level].y {
+          // Edge texels repeated where a size is odd.
+          let row0 = source + 2 * y * sourceWidth * 4
+          let row1 = source + min(2 * y + 1, sourceHeight - 1) * sourceWidth * 4
+          for x in 0..<width {
+            let x0 = 2 * x * 4
+            let x1 = min(2 * x + 1, sourceWidth - 1) * 4
+            for channel in 0..<4 {
+              let sum =
+                Int(row0[x0 + channel]) + Int(row0[x1 + channel]) + Int(row1[x0 + channel])
+                + Int(row1[x1 + channel])
+              target[(y * width + x) * 4 + channel] = UInt8(truncatingIfNeeded: (sum + 2) / 4)
+            }
           }
         }
       }
-      guard let next = Texture(width: width, height: height, pixels: pixels) else { break }
-      levels.append(next)
-      current = next
+      initialized = total
     }
-    // The texels are kept once, in `texels`; `levels` rebuilds a level when asked.
-    texels = levels.flatMap(\.pixels)
-    var offset = 0
-    layout = levels.map { level in
-      defer { offset += level.pixels.count }
-      return SIMD3(level.width, level.height, offset)
-    }
+    self.layout = layout
     self.wrapU = wrapU
     self.wrapV = wrapV
   }

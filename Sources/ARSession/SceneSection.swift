@@ -42,9 +42,11 @@ public struct SceneSection: Sendable {
   }
 
   /// A path from the scene's `field`, resolved as by `resolvePath(_:)`.
-  /// - Throws: `InputError` `.badData` naming the field when the path holds a NUL character
-  ///   (the system would read the path only up to it: `track.txt\0/../x` opens `track.txt`).
+  /// - Throws: `InputError` `.badData` naming the field when the path is empty (it would name
+  ///   the scene's own folder) or holds a NUL character (the system would read the path only
+  ///   up to it: `track.txt\0/../x` opens `track.txt`).
   public func resolvePath(_ p: String, field: String) throws -> String {
+    guard !p.isEmpty else { throw error(field, "the path is empty") }
     guard !InputText.containsNUL(p) else {
       throw error(field, "the path \(InputText.quoted(p)) contains a NUL character")
     }

@@ -389,19 +389,27 @@ static int child_main(const char *path, uint64_t max_triangles, uint64_t max_fil
   const struct aiScene *scene =
       aiImportFileExWithProperties(path, arsim_model_postprocess_flags(), &io, properties);
   if (!scene || !scene->mRootNode) {
+    // Assimp joins the model's folder and the name the file gives ('room/' + '/etc/passwd'):
+    // the messages show the name as the file gives it.
+    const char *refused = context.refused;
+    const char *missing_name = context.missing;
+    if (folder_length && strncmp(refused, folder, folder_length) == 0) refused += folder_length;
+    if (folder_length && strncmp(missing_name, folder, folder_length) == 0) {
+      missing_name += folder_length;
+    }
     if (context.refused[0] && !context.missing_first) {
       static char outside[400];
       snprintf(outside, sizeof outside,
                "it refers to '%s', outside the model's folder (a model reads only files below "
                "its folder, named without '..', links not leading out of it)",
-               context.refused);
+               refused);
       fail(fd, outside);
       return ARSIM_MODEL_REFUSED;
     }
     if (context.missing[0]) {
       static char missing[400];
       snprintf(missing, sizeof missing, "it refers to '%s', which cannot be opened (%s)",
-               context.missing, strerror(context.missing_errno));
+               missing_name, strerror(context.missing_errno));
       fail(fd, missing);
       return ARSIM_MODEL_REFUSED;
     }

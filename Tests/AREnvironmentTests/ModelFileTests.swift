@@ -110,6 +110,51 @@ struct ModelFileTests {
     #expect(try ModelFile.read(path: fixtures + "/BoxTextured.glb").triangleCount == 12)
   }
 
+  @Test("A glTF that requires an extension ARSim does not draw is refused, .gltf and .glb")
+  func requiredExtensions() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    try folder.copy("BoxTextured0.bin")
+    try folder.copy("CesiumLogoFlat.png")
+    let text = try String(contentsOfFile: fixtures + "/BoxTextured.gltf", encoding: .utf8)
+    func requiring(_ names: String) -> String {
+      "{\"extensionsRequired\": [\(names)], " + text.drop { $0 != "{" }.dropFirst()
+    }
+    let draco = try folder.write(
+      "draco.gltf", requiring(#""KHR_materials_unlit", "KHR_draco_mesh_compression""#))
+    let error = badData { _ = try ModelFile.read(path: draco) }
+    #expect(error?.kind == .badData)
+    #expect(error?.location.file == draco)
+    #expect(
+      error?.reason
+        == "the model requires the glTF extension 'KHR_draco_mesh_compression', which ARSim "
+        + "does not draw (it draws base colour and its texture; required extensions it reads: "
+        + "KHR_materials_unlit)", "\(String(describing: error))")
+    let unlit = try folder.write("unlit.gltf", requiring(#""KHR_materials_unlit""#))
+    #expect(try ModelFile.read(path: unlit).triangleCount == 12)
+    let notArray = try folder.write(
+      "x.gltf", "{\"extensionsRequired\": \"KHR_texture_transform\", " + text.dropFirst())
+    #expect(
+      badData { _ = try ModelFile.read(path: notArray) }?.reason
+        == "glTF extensionsRequired is not an array")
+
+    // The .glb's JSON chunk (the first, §4.4.3) with the same list, padded with spaces.
+    let glb = try FileIO.read(fixtures + "/BoxTextured.glb")
+    func word(_ at: Int) -> Int { glb[at..<(at + 4)].reversed().reduce(0) { $0 << 8 | Int($1) } }
+    let jsonLength = word(12)
+    var json = Array(#"{"extensionsRequired": ["KHR_texture_transform"], "#.utf8)
+    json += glb[(20 + 1)..<(20 + jsonLength)]
+    while json.count % 4 != 0 { json.append(UInt8(ascii: " ")) }
+    func littleEndian(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+    let rest = glb[(20 + jsonLength)...]
+    var edited = Array(glb[0..<8]) + littleEndian(20 + json.count + rest.count)
+    edited += littleEndian(json.count) + glb[16..<20] + json + rest
+    let path = try folder.write("transform.glb", edited)
+    #expect(
+      badData { _ = try ModelFile.read(path: path) }?.reason.hasPrefix(
+        "the model requires the glTF extension 'KHR_texture_transform'") == true)
+  }
+
   @Test("A .glb whose chunks are corrupt is .badData with Assimp's reason, quoted and short")
   func corruptGLB() throws {
     let folder = try EnvironmentFixture()
@@ -166,8 +211,9 @@ struct ModelFileTests {
       "model/absolute.gltf",
       text.replacingOccurrences(of: "\"../BoxTextured0.bin\"", with: "\"/etc/passwd\""))
     let outside = badData { _ = try ModelFile.read(path: absolute) }
+    // Named as the file gives it, not joined to the model's folder ('model//etc/passwd').
     #expect(
-      outside?.reason.contains("outside the model's folder") == true,
+      outside?.reason.contains("it refers to '/etc/passwd', outside the model's folder") == true,
       "\(String(describing: outside))")
     // The same file next to its buffer reads.
     try folder.copy("BoxTextured.gltf")
@@ -199,7 +245,8 @@ struct ModelFileTests {
     let absent = badData { _ = try ModelFile.read(path: missing) }
     #expect(absent?.kind == .badData)
     #expect(
-      absent?.reason.contains("which cannot be opened (No such file or directory)") == true,
+      absent?.reason.contains(
+        "it refers to 'sub/none.bin', which cannot be opened (No such file or directory)") == true,
       "\(String(describing: absent))")
     // A link that stays inside the folder reads.
     try FileManager.default.moveItem(
