@@ -60,6 +60,20 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
     else { throw CameraVideoError.toolNotFound("ffmpeg") }
     // The input rule before any child starts: ffprobe would block on a FIFO.
     try FileIO.checkRegularFile(path)
+    // ffprobe opens far more than videos (a text file is its `tty` format, drawn as a picture):
+    // only the containers the docs name are recordings.
+    let container = try probe(
+      ffprobe, path,
+      ["-show_entries", "format=format_name", "-of", "default=noprint_wrappers=1:nokey=1"]
+    )
+    .trimmingCharacters(in: .whitespacesAndNewlines)
+    let names = container.split(separator: ",")
+    guard names.contains("mov") || names.contains("mp4") || names.contains("matroska") else {
+      throw InputError(
+        .badData, InputLocation(file: path),
+        "not an MP4, MOV or MKV video (ffprobe reads it as "
+          + "\(InputText.quoted(container.isEmpty ? "nothing" : container, limit: 40)))")
+    }
     let size = try probe(
       ffprobe, path,
       ["-show_entries", "stream=width,height", "-of", "csv=p=0:s=x"]

@@ -77,6 +77,51 @@ import Testing
     #expect((lines[3]["reason"] as? String)?.contains("16×12") == true)
   }
 
+  @Test("a range that starts inside the gap before the first readable image: no event again")
+  func rangeInGap() throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/images", withIntermediateDirectories: true)
+    try write((200, 0, 0), width: 8, height: 6, to: folder.path + "/images/red.png")
+    let red = try FileIO.read(folder.path + "/images/red.png")
+    _ = folder.write(Array(red.prefix(red.count / 2)), to: "images/truncated.png")
+    // Frames 0…2 have only the truncated image: the whole run's gap starts at frame 0.
+    let path = scene(in: folder, lines: "0 truncated.png\n0.35 red.png\n")
+    let whole = folder.path + "/whole"
+    _ = try Replay(scene: ReplayScene.load(path: path, registry: SessionRegistry())).run(
+      ReplayOptions(outputDirectory: whole))
+    #expect(
+      try events(whole).map { "\($0["frame"] ?? "") \($0["event"] ?? "")" } == [
+        "0 warning", "0 camera-image-missing",
+      ])
+    var options = ReplayOptions(outputDirectory: folder.path + "/range")
+    options.frameRange = 2...5
+    _ = try Replay(scene: ReplayScene.load(path: path, registry: SessionRegistry())).run(options)
+    // Frame 2 is still in that gap, frame 4 shows red, as in the whole run; no event is written.
+    #expect(try pixel(folder.path + "/range", 2) == [0, 255, 0])
+    #expect(try pixel(folder.path + "/range", 4) == [200, 0, 0])
+    #expect(try events(folder.path + "/range").isEmpty)
+  }
+
+  @Test("recording.folder that is missing or a file is refused at load (66), naming the field")
+  func folderChecked() throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let path = scene(in: folder, lines: "0 a.png\n")
+    for (make, reason) in [(false, "no such folder"), (true, "not a folder")] {
+      if make { _ = folder.write("not a folder", to: "images") }
+      #expect {
+        try ReplayScene.load(path: path, registry: SessionRegistry())
+      } throws: { error in
+        let error = error as? InputError
+        return error?.kind == .missingInput
+          && error?.location.field == "background.recording.folder"
+          && error?.location.file == folder.path + "/images" && error?.reason == reason
+      }
+    }
+  }
+
   @Test("the frame at an image's exact time shows it; the one before shows the previous")
   func boundaries() throws {
     let folder = TemporaryFolder()
@@ -123,6 +168,8 @@ import Testing
   func outside() throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/images", withIntermediateDirectories: true)
     let path = scene(in: folder, lines: "0 ../scene.json\n")
     #expect {
       try ReplayScene.load(path: path, registry: SessionRegistry())
@@ -136,6 +183,8 @@ import Testing
   func repaired() throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/images", withIntermediateDirectories: true)
     let path = scene(in: folder, lines: "0.2 b.png\n0.1 a.png\n0.1 c.png\n")
     let loaded = try ReplayScene.load(path: path, registry: SessionRegistry())
     #expect(

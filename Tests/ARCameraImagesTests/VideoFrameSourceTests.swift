@@ -62,6 +62,27 @@ import Testing
     try source.finish()
   }
 
+  @Test("a file ffprobe opens but that is no MP4, MOV or MKV video is bad data (65)")
+  func notAVideo() throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    // ffprobe reads text as its `tty` format and a PNG as an image: neither is a recording.
+    let text = folder.write(String(repeating: "a line of text\n", count: 40), to: "notes.txt")
+    try Image(width: 4, height: 4, fill: (1, 2, 3, 255)).writePNG(to: folder.path + "/still.mkv")
+    for (path, format) in [(text, "tty"), (folder.path + "/still.mkv", "png_pipe")] {
+      #expect {
+        try VideoFrameSource.open(path)
+      } throws: { error in
+        guard let error = error as? InputError else { return false }
+        return error.kind == .badData && error.location.file == path
+          && error.reason == "not an MP4, MOV or MKV video (ffprobe reads it as '\(format)')"
+      }
+    }
+    // The MKV the other tests use passes.
+    let source = try VideoFrameSource.open(try makeVideo(in: folder))
+    try source.finish()
+  }
+
   @Test("without ffprobe or ffmpeg: toolNotFound naming the Debian package (exit 69)")
   func missingTool() {
     #expect {

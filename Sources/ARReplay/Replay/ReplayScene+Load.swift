@@ -349,7 +349,11 @@ struct SceneResolver {
     let given = [spec.color != nil, spec.gradient != nil, spec.images != nil].filter { $0 }.count
     if spec.recording != nil {
       // The colour or gradient shows while no recorded image is taken yet.
-      guard spec.images == nil, given <= 1 else {
+      guard spec.images == nil else {
+        throw error(
+          "background", "give recording or images, not both (both are camera images)")
+      }
+      guard given <= 1 else {
         throw error("background", "recording goes with at most one of color, gradient")
       }
       if given == 0 { return .fixed(.solid(Color(red: 0.5, green: 0.5, blue: 0.5))) }

@@ -2,6 +2,7 @@ import ARCameraImages
 import ARRenderCore
 import ARScene
 import ARSupport
+import Foundation
 
 /// A scene's `background.recording`, resolved (Documentation/CameraImages.md).
 public struct RecordingBackground: Sendable {
@@ -98,6 +99,19 @@ extension SceneResolver {
     case (let list?, nil):
       let path = try resolvePath(list, field: field + ".list")
       let folder = try spec.folder.map { try resolvePath($0, field: field + ".folder") }
+      // Checked here, where every frame would otherwise warn that its image is missing.
+      if let folder {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+          throw InputError(
+            .missingInput, InputLocation(file: folder, field: field + ".folder"), "no such folder")
+        }
+        guard isDirectory.boolValue else {
+          throw InputError(
+            .missingInput, InputLocation(file: folder, field: field + ".folder"),
+            "not a folder")
+        }
+      }
       let format: CameraImageListFormat
       if let given = spec.format {
         guard let parsed = CameraImageListFormat(rawValue: given) else {
@@ -106,9 +120,15 @@ extension SceneResolver {
         }
         format = parsed
       } else if folder != nil {
+        // `folder` is the `times` format's (TUM and EuRoC lists find their images themselves).
         format = .times
       } else {
         format = path.lowercased().hasSuffix(".csv") ? .euroc : .tum
+      }
+      if folder != nil, format != .times {
+        warnings.append(
+          "\(field).folder is read only with format 'times' (a \(format.rawValue) list finds its "
+            + "images beside itself); ignored")
       }
       let images = try reading(path, field: field + ".list") {
         try CameraImageList.read(path: path, format: format, folder: folder)
@@ -136,6 +156,10 @@ extension SceneResolver {
           .missingInput, InputLocation(file: path, field: field + ".video"), "no such file")
       }
       try reading(path, field: field + ".video") { try FileIO.checkRegularFile(path) }
+      for (name, given) in [("folder", spec.folder != nil), ("format", spec.format != nil)]
+      where given {
+        warnings.append("\(field).\(name) belongs to a list, not a video; ignored")
+      }
       inputPaths.append(path)
       return RecordingBackground(
         source: .video(path), lens: lens, offset: offset, missing: missing)
