@@ -200,6 +200,13 @@ enum BenchCommand {
       throw UsageError(
         "--size \(InputText.quoted(text)): expected WIDTHxHEIGHT, each 1…16384 (e.g. 1280x720)")
     }
+    // The scene file's own limit, said here: the scene the bench writes would name its
+    // temporary path.
+    guard width * height <= ImageLimits.maximumPixels else {
+      throw UsageError(
+        "--size \(InputText.quoted(text)): \(width * height) pixels, over the limit of "
+          + "\(ImageLimits.maximumPixels >> 20) Mi pixels an image")
+    }
     return (width, height)
   }
 

@@ -29,7 +29,11 @@ enum LiveBenchCommand {
       ?? 60
     settings.threads = try args.integer("--threads", in: 0...1024) ?? 0
     settings.isPaced = !args.has("--as-fast-as-possible")
-    if let track = args.value("--track") { settings.trackPath = track }
+    if let track = args.value("--track") {
+      settings.trackPath = track
+    } else {
+      try BenchCommand.checkDefaultTrack(settings.trackPath)
+    }
     if let out = args.value("--out") {
       settings.folder = out
     } else {

@@ -63,12 +63,23 @@ final class BenchOptionsTests {
     "--size and --spheres refuse malformed values (64)",
     arguments: [
       ["--size", "320"], ["--size", "0x10"], ["--size", "20000x10"], ["--size", "axb"],
-      ["--spheres", "0"],
+      ["--size", "16384x16384"], ["--spheres", "0"],
     ])
   func refused(option: [String]) {
     let (code, output) = runCommand(["bench", "B3", "--frames", "1"] + option)
     #expect(code == 64, "\(output.standardError)")
     #expect(output.standardError.contains(option[0]))
+  }
+
+  @Test("--size over the image limit names the option, not the bench's temporary scene")
+  func sizeOverLimit() {
+    let (code, output) = runCommand(["bench", "B1", "--frames", "1", "--size", "16384x8192"])
+    #expect(code == 64)
+    #expect(
+      output.standardError.contains(
+        "--size '16384x8192': 134217728 pixels, over the limit of 64 Mi pixels an image"),
+      "\(output.standardError)")
+    #expect(!output.standardError.contains("arsim-bench-"))
   }
 
   @Test("/proc/cpuinfo's first processor: vendor, model name, family, model, clock")
