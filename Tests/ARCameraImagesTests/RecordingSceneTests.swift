@@ -27,6 +27,19 @@ import Testing
       """, to: "scene.json")
   }
 
+  /// The scene's `images` folder.
+  func makeImagesFolder(_ folder: TemporaryFolder) throws {
+    try FileManager.default.createDirectory(
+      atPath: folder.path + "/images", withIntermediateDirectories: true)
+  }
+
+  /// `images/red.png` (8×6, red 200) and `images/truncated.png`, its first half.
+  func writeRedAndTruncated(in folder: TemporaryFolder) throws {
+    try write((200, 0, 0), width: 8, height: 6, to: folder.path + "/images/red.png")
+    let red = try FileIO.read(folder.path + "/images/red.png")
+    _ = folder.write(Array(red.prefix(red.count / 2)), to: "images/truncated.png")
+  }
+
   func write(_ color: (UInt8, UInt8, UInt8), width: Int, height: Int, to path: String) throws {
     try Image(width: width, height: height, fill: (color.0, color.1, color.2, 255)).writePNG(
       to: path)
@@ -48,11 +61,8 @@ import Testing
   func badImages() throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }
-    try FileManager.default.createDirectory(
-      atPath: folder.path + "/images", withIntermediateDirectories: true)
-    try write((200, 0, 0), width: 8, height: 6, to: folder.path + "/images/red.png")
-    let red = try FileIO.read(folder.path + "/images/red.png")
-    _ = folder.write(Array(red.prefix(red.count / 2)), to: "images/truncated.png")
+    try makeImagesFolder(folder)
+    try writeRedAndTruncated(in: folder)
     try write((0, 0, 200), width: 16, height: 12, to: folder.path + "/images/blue.png")
     let path = scene(
       in: folder, lines: "0.1 red.png\n0.2 truncated.png\n0.3 gone.png\n0.4 blue.png\n")
@@ -81,11 +91,8 @@ import Testing
   func rangeInGap() throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }
-    try FileManager.default.createDirectory(
-      atPath: folder.path + "/images", withIntermediateDirectories: true)
-    try write((200, 0, 0), width: 8, height: 6, to: folder.path + "/images/red.png")
-    let red = try FileIO.read(folder.path + "/images/red.png")
-    _ = folder.write(Array(red.prefix(red.count / 2)), to: "images/truncated.png")
+    try makeImagesFolder(folder)
+    try writeRedAndTruncated(in: folder)
     // Frames 0…2 have only the truncated image: the whole run's gap starts at frame 0.
     let path = scene(in: folder, lines: "0 truncated.png\n0.35 red.png\n")
     let whole = folder.path + "/whole"
@@ -126,8 +133,7 @@ import Testing
   func boundaries() throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }
-    try FileManager.default.createDirectory(
-      atPath: folder.path + "/images", withIntermediateDirectories: true)
+    try makeImagesFolder(folder)
     try write((10, 0, 0), width: 8, height: 6, to: folder.path + "/images/a.png")
     try write((20, 0, 0), width: 8, height: 6, to: folder.path + "/images/b.png")
     // τ = 0.3 is frame 3's time exactly; with offset 0.05 frame 2 (τ 0.2) asks for 0.25.
@@ -147,8 +153,7 @@ import Testing
   func offsetLimit() throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }
-    try FileManager.default.createDirectory(
-      atPath: folder.path + "/images", withIntermediateDirectories: true)
+    try makeImagesFolder(folder)
     try write((10, 0, 0), width: 8, height: 6, to: folder.path + "/images/a.png")
     for offset in ["1e300", "-4.1e9"] {
       let path = scene(in: folder, lines: "0 a.png\n", extra: #", "offset": \#(offset)"#)
@@ -168,8 +173,7 @@ import Testing
   func outside() throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }
-    try FileManager.default.createDirectory(
-      atPath: folder.path + "/images", withIntermediateDirectories: true)
+    try makeImagesFolder(folder)
     let path = scene(in: folder, lines: "0 ../scene.json\n")
     #expect {
       try ReplayScene.load(path: path, registry: SessionRegistry())
@@ -183,8 +187,7 @@ import Testing
   func repaired() throws {
     let folder = TemporaryFolder()
     defer { folder.remove() }
-    try FileManager.default.createDirectory(
-      atPath: folder.path + "/images", withIntermediateDirectories: true)
+    try makeImagesFolder(folder)
     let path = scene(in: folder, lines: "0.2 b.png\n0.1 a.png\n0.1 c.png\n")
     let loaded = try ReplayScene.load(path: path, registry: SessionRegistry())
     #expect(
