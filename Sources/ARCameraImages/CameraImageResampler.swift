@@ -46,6 +46,9 @@ public struct CameraImageResampler: Sendable {
   public let path: Path
   /// With `Path.rowCopy`: per output row, the source pixel index its first pixel copies.
   private let sourceRowStarts: [Int]
+  /// Whether any output pixel sees the recorded image (false: every pixel shows `fill`, as
+  /// with a lens whose centre or distortion lies far off).
+  public let seesImage: Bool
 
   /// Builds the mapping: the copy paths when it is exact (found pixel by pixel without a
   /// table), else the bilinear table.
@@ -76,19 +79,23 @@ public struct CameraImageResampler: Sendable {
         && rowStarts.indices.allSatisfy { rowStarts[$0] == $0 * rowLength }
       path = identity ? .passThrough : .rowCopy
       sourceRowStarts = rowStarts
+      seesImage = true
       offsets = []
       fractions = []
       return
     }
     var offsets = [UInt32](repeating: .max, count: width * height)
     var fractions = [SIMD2<UInt16>](repeating: .zero, count: width * height)
+    var seen = false
     for v in 0..<height {
       for u in 0..<width {
         guard let (offset, fraction) = mapping.sample(u: u, v: v) else { continue }
         offsets[v * width + u] = offset
         fractions[v * width + u] = fraction
+        seen = true
       }
     }
+    seesImage = seen
     path = .bilinear
     sourceRowStarts = []
     self.offsets = offsets

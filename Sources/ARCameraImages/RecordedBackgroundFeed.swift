@@ -171,6 +171,7 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
     var decodedUpTo = -1  // images before this were tried already
     var inGap = false
     var warnedSizes: Set<SIMD2<Int>> = []
+    var blindSizes: [SIMD2<Int>] = []  // sizes whose resampler sees nothing, not yet warned of
     let clock = ContinuousClock()
     /// Decodes image `index` and resamples it onto the output camera.
     func decode(_ index: Int) throws -> (Image, size: SIMD2<Int>) {
@@ -181,8 +182,10 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
       if resamplers[size] == nil {
         let declared = SIMD2(lens.intrinsics.width, lens.intrinsics.height)
         let sized = size == declared ? lens : lens.scaled(toWidth: size.x, height: size.y)
-        resamplers[size] = CameraImageResampler(
+        let resampler = CameraImageResampler(
           lens: sized, output: output, viewport: viewport, fill: fill)
+        resamplers[size] = resampler
+        if !resampler.seesImage { blindSizes.append(size) }
       }
       let resampled = resamplers[size]?.resample(image, knownOpaque: knownOpaque) ?? image
       record(decode: decoded - start, resample: clock.now - decoded)
@@ -207,9 +210,11 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
           let decoded = try decode(pick)
           shown = decoded.0
           shownIndex = pick
+          // A whole run warned of this size before A (as `warnedSizes`).
           if decoded.size != SIMD2(lens.intrinsics.width, lens.intrinsics.height) {
             warnedSizes.insert(decoded.size)
           }
+          blindSizes.removeAll { $0 == decoded.size }
           break
         } catch is CameraImageFailure {
           continue
@@ -242,6 +247,14 @@ public final class RecordedBackgroundFeed: @unchecked Sendable {
             }
             shown = image
             shownIndex = wanted
+            if blindSizes.contains(size) {
+              blindSizes.removeAll { $0 == size }
+              notices.append(
+                warning(
+                  "through recording.lens no output pixel sees the \(size.x)×\(size.y) camera "
+                    + "image (its centre or distortion lies far off?): frames show the fill "
+                    + "colour", index: wanted))
+            }
           } catch let failure as CameraImageFailure {
             notices.append(
               warning(

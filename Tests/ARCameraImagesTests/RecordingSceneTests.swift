@@ -111,6 +111,38 @@ import Testing
     #expect(try events(folder.path + "/range").isEmpty)
   }
 
+  @Test("a lens through which no output pixel sees the image warns once, at its first image")
+  func blindLens() throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    try makeImagesFolder(folder)
+    try write((200, 0, 0), width: 8, height: 6, to: folder.path + "/images/red.png")
+    try write((0, 0, 200), width: 8, height: 6, to: folder.path + "/images/blue.png")
+    let path = scene(in: folder, lines: "0.1 red.png\n0.3 blue.png\n")
+    // k1 = 10¹⁰: every pixel centre lies off the axis, so every ray leaves the image.
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    _ = folder.write(
+      text.replacingOccurrences(
+        of: #""height": 6}"#,
+        with:
+          #""height": 6, "distortion": {"model": "radialTangential", "coefficients": [1e10, 0, 0, 0]}}"#
+      ), to: "scene.json")
+    let out = folder.path + "/out"
+    _ = try Replay(scene: ReplayScene.load(path: path, registry: SessionRegistry())).run(
+      ReplayOptions(outputDirectory: out))
+    let lines = try events(out)
+    #expect(
+      lines.map { "\($0["frame"] ?? "") \($0["event"] ?? "")" } == [
+        "0 camera-image-missing", "1 warning",
+      ])
+    #expect(
+      lines.last?["reason"] as? String
+        == "through recording.lens no output pixel sees the 8×6 camera image (its centre or "
+        + "distortion lies far off?): frames show the fill colour")
+    // The fill is the scene's background colour.
+    #expect(try pixel(out, 4) == [0, 255, 0])
+  }
+
   @Test("recording.folder that is missing or a file is refused at load (66), naming the field")
   func folderChecked() throws {
     let folder = TemporaryFolder()
