@@ -67,6 +67,7 @@ struct PreparedFrame: Sendable {
 
   init(_ list: RenderList, camera: Camera, sphereReferencePaths: Bool = false) {
     self.sphereReferencePaths = sphereReferencePaths
+    triangles = TriangleStorage.take()
     intrinsics = camera.intrinsics
     near = camera.near
     far = camera.far

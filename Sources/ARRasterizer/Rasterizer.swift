@@ -107,6 +107,7 @@ package enum Rasterizer {
           width: width, height: height, millimetres: depth.map(DepthImage.millimetres(fromMetres:)))
         : nil)
     result.depthMetres = depth
+    TriangleStorage.give(frame.triangles)
     return result
   }
 
