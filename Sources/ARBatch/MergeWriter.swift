@@ -319,6 +319,22 @@ struct MergeWriter {
     for key in Self.cumulativeCounts {
       if merged[key] != nil, let value = last[key] { merged = merged.setting(key, value) }
     }
+    // Recorded camera images raise events only for the frames a shard renders: the last
+    // shard's counts hold its own, the job's are every shard's together.
+    for (count, local) in Self.frameLocalCounts {
+      let sums = runs.map { $0[local]?.integerValue }
+      guard let total = merged[count]?.integerValue, let lastLocal = sums.last ?? nil,
+        sums.allSatisfy({ $0 != nil })
+      else { continue }
+      let all = sums.reduce(0) { $0 + ($1 ?? 0) }
+      merged = merged.setting(count, .integer(total - lastLocal + all))
+    }
+    for local in Set(Self.frameLocalCounts.map(\.local)).sorted() {
+      let sums = runs.compactMap { $0[local]?.integerValue }
+      if merged[local] != nil, sums.count == runs.count {
+        merged = merged.setting(local, .integer(sums.reduce(0, +)))
+      }
+    }
     // The first warning of the run: shard k saw every tick up to its last frame, so the first
     // shard that saw one saw the run's first.
     if merged["firstWarning"] != nil {
@@ -379,6 +395,13 @@ struct MergeWriter {
   /// `run.json` counts of every tick from τ = 0 to the last frame (Replay's `eventCount`,
   /// warnings; a scene with several views: its `ticks`).
   static let cumulativeCounts = ["events", "warningEvents", "warningCount", "ticks"]
+
+  /// The cumulative counts that include a part counted only over a shard's own frames (the
+  /// recorded camera images' events: `Replay`'s `cameraImageEvents`, `cameraImageWarnings`).
+  static let frameLocalCounts: [(count: String, local: String)] = [
+    ("events", "cameraImageEvents"), ("warningEvents", "cameraImageWarnings"),
+    ("warningCount", "cameraImageWarnings"),
+  ]
 
   /// The shards' `timing` objects summed: `…Seconds` fields added up, `…MillisecondsPerFrame`
   /// recomputed from the summed seconds and the merged frame count (so they read as a single

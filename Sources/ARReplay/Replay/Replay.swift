@@ -107,6 +107,11 @@ public struct ReplaySummary: Sendable {
   /// Recorded camera images: decode, resample and frame-loop wait times; nil without
   /// `background.recording`.
   public var cameraImages: CameraImageTimings?
+  /// Events and `warning` events of the recorded camera images, counted in `eventCount` and
+  /// `warningEventCount` too. Unlike the others they are raised only for the frames a run
+  /// renders (a range decodes no image of the frames before it), so a merge of shards sums them.
+  public var cameraImageEventCount = 0
+  public var cameraImageWarningCount = 0
 }
 
 /// The frame loop (DESIGN §1): AR ticks drive sessions and constraints; output frames are
@@ -206,6 +211,8 @@ public struct Replay {
     defer { traceBytes.deallocate() }
     var eventCount = 0
     var warningEventCount = 0
+    var cameraImageEventCount = 0
+    var cameraImageWarningCount = 0
     var firstWarningEvent: String?
     let backgrounds = try FrameBackgrounds(scene: scene, frames: range)
 
@@ -229,8 +236,10 @@ public struct Replay {
         let (background, backgroundEvents) = try backgrounds.next(frame)
         frameEvents += backgroundEvents
         eventCount += backgroundEvents.count
+        cameraImageEventCount += backgroundEvents.count
         for event in backgroundEvents where event.name == "warning" {
           warningEventCount += 1
+          cameraImageWarningCount += 1
           if firstWarningEvent == nil { firstWarningEvent = Self.describe(event, frame: frame) }
         }
         let renderStart = clock.now
@@ -307,6 +316,8 @@ public struct Replay {
     summary.warningCount = scene.warnings.count + warningEventCount
     summary.firstWarning = scene.warnings.first ?? firstWarningEvent
     summary.cameraImages = backgrounds.cameraImageTimings
+    summary.cameraImageEventCount = cameraImageEventCount
+    summary.cameraImageWarningCount = cameraImageWarningCount
     try writeRunJSON(summary, options: options, folder: folder)
     return summary
   }
@@ -349,7 +360,7 @@ public struct Replay {
   ) throws {
     let k = scene.outputIntrinsics
     let perFrame = summary.framesWritten.isEmpty ? 0 : 1 / Double(summary.framesWritten.count)
-    var json = JSONValue.object([
+    var fields: [(String, JSONValue)] = [
       ("scene", .string(scene.name)),
       ("sceneFile", .string(scene.sceneFilePath)),
       ("arsimVersion", .string(Self.version)),
@@ -370,6 +381,15 @@ public struct Replay {
       ("warningEvents", .integer(summary.warningEventCount)),
       ("warningCount", .integer(summary.warningCount)),
       ("firstWarning", summary.firstWarning.map { .string($0) } ?? .null),
+    ]
+    // With recorded images: their events of the frames written (a merge sums them, Scaling.md).
+    if summary.cameraImages != nil {
+      fields += [
+        ("cameraImageEvents", .integer(summary.cameraImageEventCount)),
+        ("cameraImageWarnings", .integer(summary.cameraImageWarningCount)),
+      ]
+    }
+    fields += [
       (
         "timing",
         .object(
@@ -378,8 +398,9 @@ public struct Replay {
             + summary.stageSeconds.map {
               ($0.0 + "MillisecondsPerFrame", JSONValue.number($0.1 * 1000 * perFrame))
             })
-      ),
-    ])
+      )
+    ]
+    var json = JSONValue.object(fields)
     // The caller's fields (scene hash, shard) go before the timing.
     if case .object(var pairs) = json, let timing = pairs.firstIndex(where: { $0.0 == "timing" }) {
       pairs.insert(contentsOf: options.runFields, at: timing)
