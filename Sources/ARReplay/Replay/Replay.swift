@@ -107,10 +107,11 @@ public struct ReplaySummary: Sendable {
   /// Recorded camera images: decode, resample and frame-loop wait times; nil without
   /// `background.recording`.
   public var cameraImages: CameraImageTimings?
-  /// Events and `warning` events of the recorded camera images, counted in `eventCount` and
-  /// `warningEventCount` too. Unlike the others they are raised only for the frames a run
-  /// renders (a range decodes no image of the frames before it), so a merge of shards sums them.
+  /// Events of the recorded camera images, counted in `eventCount` too. Unlike the others
+  /// they are raised only for the frames a run renders (a range decodes no image of the
+  /// frames before it), so a merge of shards sums them.
   public var cameraImageEventCount = 0
+  /// The `warning` events among `cameraImageEventCount` (in `warningEventCount` too).
   public var cameraImageWarningCount = 0
 }
 
