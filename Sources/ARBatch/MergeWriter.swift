@@ -319,20 +319,19 @@ struct MergeWriter {
     for key in Self.cumulativeCounts {
       if merged[key] != nil, let value = last[key] { merged = merged.setting(key, value) }
     }
-    // Recorded camera images raise events only for the frames a shard renders: the last
-    // shard's counts hold its own, the job's are every shard's together.
-    for (count, local) in Self.frameLocalCounts {
-      let sums = runs.map { $0[local]?.integerValue }
-      guard let total = merged[count]?.integerValue, let lastLocal = sums.last ?? nil,
-        sums.allSatisfy({ $0 != nil })
-      else { continue }
-      let all = sums.reduce(0) { $0 + ($1 ?? 0) }
-      merged = merged.setting(count, .integer(total - lastLocal + all))
-    }
-    for local in Set(Self.frameLocalCounts.map(\.local)).sorted() {
-      let sums = runs.compactMap { $0[local]?.integerValue }
-      if merged[local] != nil, sums.count == runs.count {
-        merged = merged.setting(local, .integer(sums.reduce(0, +)))
+    // Recorded camera images raise events only for the frames a shard renders: the job's are
+    // every shard's together, and the last shard's totals hold only its own.
+    for (local, totals) in Self.frameLocalCounts {
+      let values = runs.compactMap { $0[local]?.integerValue }
+      guard merged[local] != nil, values.count == runs.count, let own = values.last else {
+        continue
+      }
+      let sum = values.reduce(0, +)
+      merged = merged.setting(local, .integer(sum))
+      for key in totals {
+        if let total = merged[key]?.integerValue {
+          merged = merged.setting(key, .integer(total - own + sum))
+        }
       }
     }
     // The first warning of the run: shard k saw every tick up to its last frame, so the first
@@ -396,11 +395,10 @@ struct MergeWriter {
   /// warnings; a scene with several views: its `ticks`).
   static let cumulativeCounts = ["events", "warningEvents", "warningCount", "ticks"]
 
-  /// The cumulative counts that include a part counted only over a shard's own frames (the
-  /// recorded camera images' events: `Replay`'s `cameraImageEvents`, `cameraImageWarnings`).
-  static let frameLocalCounts: [(count: String, local: String)] = [
-    ("events", "cameraImageEvents"), ("warningEvents", "cameraImageWarnings"),
-    ("warningCount", "cameraImageWarnings"),
+  /// `run.json` counts of a shard's own frames only (the recorded camera images' events), each
+  /// with the cumulative counts that include it.
+  static let frameLocalCounts: [(local: String, totals: [String])] = [
+    ("cameraImageEvents", ["events"]), ("cameraImageWarnings", ["warningEvents", "warningCount"]),
   ]
 
   /// The shards' `timing` objects summed: `…Seconds` fields added up, `…MillisecondsPerFrame`
