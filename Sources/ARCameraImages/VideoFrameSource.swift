@@ -60,13 +60,21 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
     else { throw CameraVideoError.toolNotFound("ffmpeg") }
     // The input rule before any child starts: ffprobe would block on a FIFO.
     try FileIO.checkRegularFile(path)
+    // One probe for the container and the first video stream's size, as `key=value` lines.
+    var probed: [Substring: Substring] = [:]
+    for line in try probe(
+      ffprobe, path,
+      [
+        "-show_entries", "stream=width,height:format=format_name", "-of",
+        "default=noprint_wrappers=1",
+      ]
+    ).split(separator: "\n") {
+      guard let equals = line.firstIndex(of: "=") else { continue }
+      probed[line[..<equals]] = line[line.index(after: equals)...]
+    }
     // ffprobe opens far more than videos (a text file is its `tty` format, drawn as a picture):
     // only the containers the docs name are recordings.
-    let container = try probe(
-      ffprobe, path,
-      ["-show_entries", "format=format_name", "-of", "default=noprint_wrappers=1:nokey=1"]
-    )
-    .trimmingCharacters(in: .whitespacesAndNewlines)
+    let container = String(probed["format_name"] ?? "").trimmingCharacters(in: .whitespaces)
     let names = container.split(separator: ",")
     guard names.contains("mov") || names.contains("mp4") || names.contains("matroska") else {
       throw InputError(
@@ -74,10 +82,9 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
         "not an MP4, MOV or MKV video (ffprobe reads it as "
           + "\(InputText.quoted(container.isEmpty ? "nothing" : container, limit: 40)))")
     }
-    let size = try probe(
-      ffprobe, path,
-      ["-show_entries", "stream=width,height", "-of", "csv=p=0:s=x"]
-    ).split(separator: "x").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    let size = ["width", "height"].compactMap { key in
+      probed[Substring(key)].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
     guard size.count == 2 else {
       throw InputError(.badData, InputLocation(file: path), "ffprobe found no video stream")
     }
