@@ -58,15 +58,14 @@ extension PreparedFrame {
       // Whole steps of this run alone, its constants in every lane.
       var lanes = EnvironmentSamplerLanes()
       lanes.take(sampler, fromLane: 0)
-      mipTextures[texture].withView { view in
-        while range.count - taken >= laneCount {
-          let color = lanes.colors(k: FloatLanes.laneIndices + Float(taken), texture: view)
-          let i = range.lowerBound + taken
-          UnsafeMutableRawPointer(red + i).storeBytes(of: color.0, as: FloatLanes.self)
-          UnsafeMutableRawPointer(green + i).storeBytes(of: color.1, as: FloatLanes.self)
-          UnsafeMutableRawPointer(blue + i).storeBytes(of: color.2, as: FloatLanes.self)
-          taken += laneCount
-        }
+      let view = mipTextureViews[texture]
+      while range.count - taken >= laneCount {
+        let color = lanes.colors(k: FloatLanes.laneIndices + Float(taken), texture: view)
+        let i = range.lowerBound + taken
+        UnsafeMutableRawPointer(red + i).storeBytes(of: color.0, as: FloatLanes.self)
+        UnsafeMutableRawPointer(green + i).storeBytes(of: color.1, as: FloatLanes.self)
+        UnsafeMutableRawPointer(blue + i).storeBytes(of: color.2, as: FloatLanes.self)
+        taken += laneCount
       }
     }
     if taken < range.count { fill(from: taken, range.count - taken) }
@@ -74,7 +73,7 @@ extension PreparedFrame {
 
   /// Shades and stores the samples `batch` holds, and empties it.
   @inline(__always) func flush(_ batch: inout EnvironmentRunBatch, into buffers: SampleBuffers) {
-    guard batch.filled > 0, mipTextures.indices.contains(batch.texture),
+    guard batch.filled > 0, mipTextureViews.indices.contains(batch.texture),
       let red = buffers.red.baseAddress, let green = buffers.green.baseAddress,
       let blue = buffers.blue.baseAddress
     else {
@@ -83,23 +82,22 @@ extension PreparedFrame {
     }
     let (first, filled) = (batch.first, batch.filled)
     let (lanes, columns) = (batch.lanes, batch.columns)
-    mipTextures[batch.texture].withView { texture in
-      let color = lanes.colors(k: columns, texture: texture)
-      // The buffers are padded (`BandRenderer`): lanes past the batch are written back.
-      let inBatch = FloatLanes.laneIndices .< Float(filled)
-      @inline(__always) func store(_ lanes: FloatLanes, _ base: UnsafeMutablePointer<Float>) {
-        let raw = UnsafeMutableRawPointer(base + first)
-        if filled == laneCount {
-          raw.storeBytes(of: lanes, as: FloatLanes.self)
-        } else {
-          let kept = raw.loadUnaligned(as: FloatLanes.self)
-          raw.storeBytes(of: select(inBatch, lanes, kept), as: FloatLanes.self)
-        }
+    let texture = mipTextureViews[batch.texture]
+    let color = lanes.colors(k: columns, texture: texture)
+    // The buffers are padded (`BandRenderer`): lanes past the batch are written back.
+    let inBatch = FloatLanes.laneIndices .< Float(filled)
+    @inline(__always) func store(_ lanes: FloatLanes, _ base: UnsafeMutablePointer<Float>) {
+      let raw = UnsafeMutableRawPointer(base + first)
+      if filled == laneCount {
+        raw.storeBytes(of: lanes, as: FloatLanes.self)
+      } else {
+        let kept = raw.loadUnaligned(as: FloatLanes.self)
+        raw.storeBytes(of: select(inBatch, lanes, kept), as: FloatLanes.self)
       }
-      store(color.0, red)
-      store(color.1, green)
-      store(color.2, blue)
     }
+    store(color.0, red)
+    store(color.1, green)
+    store(color.2, blue)
     batch.filled = 0
   }
 }

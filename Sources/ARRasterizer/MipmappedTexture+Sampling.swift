@@ -2,8 +2,9 @@ import ARRenderCore
 import ARScene
 
 /// A mip-mapped texture's levels by pointer, for the shading loop (no reference counting per
-/// sample); valid inside `MipmappedTexture.withView`.
-struct TextureView {
+/// sample); valid while its texture lives (`MipmappedTexture.view`).
+struct TextureView: @unchecked Sendable {
+  // @unchecked: read-only pointers into a chain that is never written after it is built.
   /// Every level's RGBA8 texels, level 0 first (`MipmappedTexture.texels`).
   let texels: UnsafePointer<UInt8>
   /// Per level: width, height, byte offset into `texels`.
@@ -84,18 +85,13 @@ struct TextureView {
 }
 
 extension MipmappedTexture {
-  /// Runs `body` with the texture's levels by pointer.
-  @inline(__always) func withView<R>(_ body: (TextureView) -> R) -> R {
-    texels.withUnsafeBufferPointer { texels in
-      layout.withUnsafeBufferPointer { layout in
-        guard let texelBase = texels.baseAddress, let layoutBase = layout.baseAddress else {
-          preconditionFailure("a mip chain always has a level")
-        }
-        return body(
-          TextureView(
-            texels: texelBase, layout: layoutBase, levelCount: layout.count, wrapU: wrapU,
-            wrapV: wrapV))
-      }
-    }
+  /// The texture's levels by pointer: valid while the texture (its chain's storage) lives;
+  /// `PreparedFrame` keeps its textures for the frame and takes their views once.
+  var view: TextureView {
+    guard let texels = storage.texels.baseAddress, let layout = storage.layout.baseAddress
+    else { preconditionFailure("a mip chain always has a level") }
+    return TextureView(
+      texels: texels, layout: layout, levelCount: storage.layout.count, wrapU: wrapU,
+      wrapV: wrapV)
   }
 }

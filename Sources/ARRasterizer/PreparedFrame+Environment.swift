@@ -20,6 +20,7 @@ extension PreparedFrame {
         shading.mipTextureIndex = mipTextures.count
         mipTextures.append(texture)
         mipTextureShapes.append(TextureShape(texture))
+        mipTextureViews.append(texture.view)
       }
       materials.append(shading)
     }
@@ -152,44 +153,43 @@ extension PreparedFrame {
       add(sampler, texture: textureIndex, range: range, to: &batch, into: buffers)
       return
     }
-    mipTextures[textureIndex].withView { texture in
-      @inline(__always) func shadeOne(_ j: Int) {
-        let d = direction(u: grid.u(j - rowBase), v: v)
-        let color = environmentColor(
-          triangle: trianglePointer.pointee, material: material, texture: texture, direction: d)
-        buffers.setColor(j, SIMD3<Float>(color))
+    let texture = mipTextureViews[textureIndex]
+    @inline(__always) func shadeOne(_ j: Int) {
+      let d = direction(u: grid.u(j - rowBase), v: v)
+      let color = environmentColor(
+        triangle: trianglePointer.pointee, material: material, texture: texture, direction: d)
+      buffers.setColor(j, SIMD3<Float>(color))
+    }
+    guard material.lightingModel == .constant else {
+      for j in range { shadeOne(j) }
+      return
+    }
+    // Otherwise eight samples at a time in Double (`environmentColors`, the scalar path's
+    // bits); a last partial step repeats its last sample in the spare lanes.
+    let n = trianglePointer.pointee.planeNormal
+    let du = SIMD3<Double>(1 / intrinsics.fx, 0, 0)
+    let dv = SIMD3<Double>(0, -1 / intrinsics.fy, 0)
+    let constants = EnvironmentRunConstants(
+      triangle: trianglePointer.pointee, diffuse: material.diffuse, dy: dy,
+      normalDotU: (n * du).sum(),
+      normalDotV: (n * dv).sum(), normalYTimesDy: n.y * dy, inverseFx: du.x,
+      minusInverseFy: dv.y, sampleSpacing: sampleSpacing)
+    let scale = Double(grid.scale)
+    var j = range.lowerBound
+    while j < range.upperBound {
+      let count = min(8, range.upperBound - j)
+      var columns = TextureLanes()
+      for lane in 0..<8 { columns[lane] = Double(j - rowBase + min(lane, count - 1)) }
+      let u = grid.scale == 1 ? columns : (columns + 0.5) / scale - 0.5
+      if let (red, green, blue) = environmentColors(constants, texture: texture, u: u) {
+        let r = SIMD8<Float>(narrowing: red)
+        let g = SIMD8<Float>(narrowing: green)
+        let b = SIMD8<Float>(narrowing: blue)
+        for lane in 0..<count { buffers.setColor(j + lane, SIMD3(r[lane], g[lane], b[lane])) }
+      } else {
+        for lane in 0..<count { shadeOne(j + lane) }
       }
-      guard material.lightingModel == .constant else {
-        for j in range { shadeOne(j) }
-        return
-      }
-      // Otherwise eight samples at a time in Double (`environmentColors`, the scalar path's
-      // bits); a last partial step repeats its last sample in the spare lanes.
-      let n = trianglePointer.pointee.planeNormal
-      let du = SIMD3<Double>(1 / intrinsics.fx, 0, 0)
-      let dv = SIMD3<Double>(0, -1 / intrinsics.fy, 0)
-      let constants = EnvironmentRunConstants(
-        triangle: trianglePointer.pointee, diffuse: material.diffuse, dy: dy,
-        normalDotU: (n * du).sum(),
-        normalDotV: (n * dv).sum(), normalYTimesDy: n.y * dy, inverseFx: du.x,
-        minusInverseFy: dv.y, sampleSpacing: sampleSpacing)
-      let scale = Double(grid.scale)
-      var j = range.lowerBound
-      while j < range.upperBound {
-        let count = min(8, range.upperBound - j)
-        var columns = TextureLanes()
-        for lane in 0..<8 { columns[lane] = Double(j - rowBase + min(lane, count - 1)) }
-        let u = grid.scale == 1 ? columns : (columns + 0.5) / scale - 0.5
-        if let (red, green, blue) = environmentColors(constants, texture: texture, u: u) {
-          let r = SIMD8<Float>(narrowing: red)
-          let g = SIMD8<Float>(narrowing: green)
-          let b = SIMD8<Float>(narrowing: blue)
-          for lane in 0..<count { buffers.setColor(j + lane, SIMD3(r[lane], g[lane], b[lane])) }
-        } else {
-          for lane in 0..<count { shadeOne(j + lane) }
-        }
-        j += count
-      }
+      j += count
     }
   }
 }

@@ -532,9 +532,9 @@ extension PreparedFrame {
     let triangle = triangles[index]
     let material = materials[materialIndex]
     if material.mipTextureIndex >= 0 {
-      return mipTextures[material.mipTextureIndex].withView { texture in
-        environmentColor(triangle: triangle, material: material, texture: texture, direction: d)
-      }
+      return environmentColor(
+        triangle: triangle, material: material, texture: mipTextureViews[material.mipTextureIndex],
+        direction: d)
     }
     guard material.textureIndex >= 0 else {
       return lights.shade(

@@ -28,6 +28,9 @@ struct PreparedFrame: Sendable {
   /// Each of `mipTextures`' level-0 size and wrap modes, read per shaded run without touching
   /// the texture's arrays (reference counting).
   var mipTextureShapes: [TextureShape] = []
+  /// Each of `mipTextures` by pointer (`MipmappedTexture.view`; `mipTextures` keeps them
+  /// valid): the shading loops read a view per run without reference counting.
+  var mipTextureViews: [TextureView] = []
   /// The first `environmentEntryCount` entries of `opaque` are the environment's triangles
   /// (drawn first, `rasterizeOpaque`).
   var environmentEntryCount = 0

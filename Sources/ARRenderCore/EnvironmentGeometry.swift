@@ -22,16 +22,22 @@ public struct MipmappedTexture: Hashable, Sendable {
   public var wrapU: TextureWrap
   /// Wrap along v (texture y).
   public var wrapV: TextureWrap
-  /// The levels' RGBA8 texels in one array, level 0 first (what the shading loop reads by
-  /// pointer), and per level its width, height and byte offset into `texels`.
-  public let texels: [UInt8]
+  /// The levels' texels and layout, shared by copies of the texture (the shading loops read
+  /// them by pointer: `MipChainStorage`).
+  package let storage: MipChainStorage
+
+  /// The levels' RGBA8 texels in one array, level 0 first (a copy of the chain's storage).
+  public var texels: [UInt8] { Array(storage.texels) }
   /// Per level (largest first): its width and height in texels and its byte offset into
   /// `texels`.
-  public let layout: [SIMD3<Int>]
+  public var layout: [SIMD3<Int>] { Array(storage.layout) }
+  /// Identifies the chain's storage: two textures with the same identifier share one copy
+  /// of the texels (a model listed twice, primitives naming one image).
+  public var storageIdentifier: ObjectIdentifier { ObjectIdentifier(storage) }
 
   /// Builds the chain of `base`.
   /// - Complexity: O(texels) (the chain adds a third); the chain is written into its one
-  ///   array in place, so building it holds no other copy of the levels.
+  ///   buffer in place, so building it holds no other copy of the levels.
   public init(_ base: Texture, wrapU: TextureWrap = .repeat, wrapV: TextureWrap = .repeat) {
     var layout = [SIMD3(base.width, base.height, 0)]
     var total = base.width * base.height * 4
@@ -39,7 +45,7 @@ public struct MipmappedTexture: Hashable, Sendable {
       layout.append(SIMD3((last.x + 1) / 2, (last.y + 1) / 2, total))
       total += layout[layout.count - 1].x * layout[layout.count - 1].y * 4
     }
-    texels = [UInt8](unsafeUninitializedCapacity: total) { texels, initialized in
+    storage = MipChainStorage(layout: layout, byteCount: total) { texels in
       guard let destination = texels.baseAddress else { return }
       base.pixels.withUnsafeBufferPointer { pixels in
         guard let source = pixels.baseAddress else { return }
@@ -66,20 +72,30 @@ public struct MipmappedTexture: Hashable, Sendable {
           }
         }
       }
-      initialized = total
     }
-    self.layout = layout
     self.wrapU = wrapU
     self.wrapV = wrapV
   }
 
   /// The levels, largest first (copies of `texels`' parts); never empty.
   public var levels: [Texture] {
-    layout.compactMap { shape in
+    storage.layout.compactMap { shape in
       Texture(
         width: shape.x, height: shape.y,
-        pixels: Array(texels[shape.z..<(shape.z + shape.x * shape.y * 4)]))
+        pixels: Array(storage.texels[shape.z..<(shape.z + shape.x * shape.y * 4)]))
     }
+  }
+
+  /// Equal wrap modes, layouts and texels.
+  public static func == (a: MipmappedTexture, b: MipmappedTexture) -> Bool {
+    a.wrapU == b.wrapU && a.wrapV == b.wrapV && a.storage.hasSameContents(as: b.storage)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(wrapU)
+    hasher.combine(wrapV)
+    for level in storage.layout { hasher.combine(level) }
+    hasher.combine(bytes: UnsafeRawBufferPointer(storage.texels))
   }
 }
 

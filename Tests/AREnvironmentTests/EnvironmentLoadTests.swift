@@ -239,9 +239,7 @@ struct EnvironmentLoadTests {
       in: folder)
     let textures = environment.geometry.materials.compactMap(\.texture)
     #expect(textures.count == 5)
-    func storage(_ texture: MipmappedTexture) -> UnsafeRawPointer? {
-      texture.texels.withUnsafeBytes { $0.baseAddress }
-    }
+    func storage(_ texture: MipmappedTexture) -> ObjectIdentifier { texture.storageIdentifier }
     // The two repeat planes: one chain; the clamped one: its own wrap, the same texels'
     // decoded image but a chain of its own; the model's embedded texture: one chain for both.
     let planes = textures.filter { $0.layout.first?.x == 8 }

@@ -121,9 +121,8 @@ import Testing
                           count: count)
                       })
                   else { continue }
-                  let colors = frame.mipTextures[texture].withView { view in
-                    Self.alone(sampler, count: count, texture: view)
-                  }
+                  let colors = Self.alone(
+                    sampler, count: count, texture: frame.mipTextures[texture].view)
                   for (offset, color) in colors.enumerated() { expected[start + offset] = color }
                   if batch.filled > 0, batch.filled + count > laneCount { splitRuns += 1 }
                   if batch.filled > 0 { batchedRuns += 1 }
