@@ -1,4 +1,5 @@
 import ARRenderCore
+import CLaneMath
 
 extension PreparedFrame {
   /// Visibility: for every sample of the band, the nearest opaque primitive and its depth.
@@ -43,7 +44,15 @@ extension PreparedFrame {
     // row set-up (their bounds carry a margin, so this drops no covered sample).
     let bandTop = grid.v(grid.firstRow)
     let bandBottom = grid.v(grid.firstRow + grid.rowCount - 1)
+    // The triangle records a few entries ahead are asked into the caches while this one is
+    // drawn: a detailed environment's records (416 bytes each) are read once per band, from
+    // far beyond the caches, and the first read of each stalled (5.7 % of B5 on a Zen 1).
+    var ahead = positions.startIndex + PreparedFrame.prefetchDistance
     for position in positions {
+      if ahead < positions.endIndex {
+        prefetchTriangle(of: opaque[Int(positions[ahead])])
+        ahead += 1
+      }
       let entry = opaque[Int(position)]
       if entry.isSphere {
         guard spheres[entry.index].maxV >= bandTop, spheres[entry.index].minV <= bandBottom
@@ -103,6 +112,27 @@ extension PreparedFrame {
             t, i in wins(t, order, i)
           }
         }
+      }
+    }
+  }
+
+  /// How many opaque entries ahead `rasterizeOpaque` asks for triangle records: about one
+  /// triangle's row set-up and coverage covers a memory access.
+  static let prefetchDistance = 4
+
+  /// Asks the cache lines of `entry`'s triangle record that the opaque pass reads first (its
+  /// outline and plane) into the caches; nothing for a sphere.
+  @inline(__always) private func prefetchTriangle(of entry: DrawEntry) {
+    guard !entry.isSphere else { return }
+    triangles.withUnsafeBufferPointer { triangles in
+      guard let base = triangles.baseAddress, triangles.indices.contains(entry.index) else {
+        return
+      }
+      let record = UnsafeRawPointer(base + entry.index)
+      var offset = 0
+      while offset < MemoryLayout<TrianglePrimitive>.stride {
+        arsim_prefetch(record + offset)
+        offset += 64
       }
     }
   }

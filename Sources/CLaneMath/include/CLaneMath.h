@@ -6,6 +6,8 @@
 #ifndef ARSIM_CLANEMATH_H
 #define ARSIM_CLANEMATH_H
 
+#include "Prefetch.h"  // the module's other helper: cache hints for the opaque pass
+
 #ifdef __cplusplus
 extern "C" {
 #endif
