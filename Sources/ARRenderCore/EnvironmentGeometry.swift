@@ -91,6 +91,7 @@ public struct MipmappedTexture: Hashable, Sendable {
     a.wrapU == b.wrapU && a.wrapV == b.wrapV && a.storage.hasSameContents(as: b.storage)
   }
 
+  /// Hashes the wrap modes, the layout and the texels (what `==` compares).
   public func hash(into hasher: inout Hasher) {
     hasher.combine(wrapU)
     hasher.combine(wrapV)
