@@ -48,12 +48,14 @@ enum HTMLText {
     }.joined(separator: "/")
   }
 
-  /// `x` with `digits` decimals (no locale), e.g. `1.250`.
+  /// `x` with `digits` decimals (no locale), e.g. `1.250`; from 2⁶² on (no τ or pixel of a
+  /// real run, but a file can hold one) its shortest decimal form, e.g. `1e+20`.
   static func number(_ x: Double, _ digits: Int = 3) -> String {
     guard x.isFinite else { return "–" }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let scaled = (abs(x) * scale).rounded()
+    guard scaled < 0x1p62 else { return x.description }
     let whole = Int(scaled / scale)
     var fraction = String(Int(scaled - Double(whole) * scale))
     fraction = String(repeating: "0", count: max(0, digits - fraction.count)) + fraction

@@ -9,6 +9,8 @@ enum ReportMap {
   static let margin = 30.0
   /// Points drawn per camera path at most (evenly sampled).
   static let maximumPathPoints = 2000
+  /// Grid lines each way at most (a real run's span gives 12 or fewer).
+  static let maximumGridLines = 40
   static let pathColors = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
   struct Path {
@@ -50,17 +52,22 @@ enum ReportMap {
     var svg =
       "<svg id=\"map-svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" "
       + "aria-label=\"top-down map of the camera path and placed content\">\n"
-    // Grid lines on round metre values.
+    // Grid lines on round metre values; at most `maximumGridLines` each way, as far from the
+    // origin (a hand-edited trace at 10¹⁷ m) a step no longer moves the value.
     let grid = gridStep(max(spanX, spanZ))
     var g = (centreX / grid).rounded(.down) * grid
-    while g <= centreX + spanX + grid {
+    var lines = 0
+    while g <= centreX + spanX + grid, lines < maximumGridLines {
       svg += "<line class=\"grid\" x1=\"\(px(g))\" y1=\"0\" x2=\"\(px(g))\" y2=\"\(Int(height))\"/>"
       g += grid
+      lines += 1
     }
     g = (centreZ / grid).rounded(.down) * grid
-    while g <= centreZ + spanZ + grid {
+    lines = 0
+    while g <= centreZ + spanZ + grid, lines < maximumGridLines {
       svg += "<line class=\"grid\" x1=\"0\" y1=\"\(pz(g))\" x2=\"\(Int(width))\" y2=\"\(pz(g))\"/>"
       g += grid
+      lines += 1
     }
     svg +=
       "\n<text class=\"scale\" x=\"8\" y=\"\(Int(height) - 8)\">grid \(HTMLText.number(grid, 2)) m · "

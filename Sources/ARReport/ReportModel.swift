@@ -102,7 +102,8 @@ struct ReportEvent {
     var out: [ReportEvent] = []
     for message in messages {
       guard let t = (message["t"] as? NSNumber)?.doubleValue, t.isFinite else { continue }
-      let frame = fps > 0 ? Int((t * fps + 1e-9).rounded(.down)) : 0
+      // Clamped to ±2⁶²: a τ no run reaches still gets a frame number, not a trap.
+      let frame = fps > 0 ? Int(max(-0x1p62, min(0x1p62, (t * fps + 1e-9).rounded(.down)))) : 0
       let type = message["type"] as? String ?? "?"
       let from = message["from"] as? String ?? "?"
       if let failed = message["failed"] {

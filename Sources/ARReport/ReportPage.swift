@@ -16,7 +16,10 @@ struct ReportPage {
     self.main = main
     self.report = report
     if let frames = main.run["frameCount"]?.number, let fps = main.framesPerSecond, fps > 0 {
-      duration = max(0, frames - 1) / fps
+      // A duration past Double's range (a hand-edited run.json) would give the timeline an
+      // infinite axis: the events and the trace set it instead.
+      let seconds = max(0, frames - 1) / fps
+      if seconds.isFinite { duration = seconds }
     }
     events = ReportEvent.messageLosses(
       main.messages, fps: main.framesPerSecond ?? 0, views: Set(main.views))

@@ -83,6 +83,36 @@ import Testing
     #expect(Self.occurrences("class=\"item model", in: html) == 1)
   }
 
+  @Test(
+    "τ, frame counts and positions past any real run (hand-edited files) give a page, not a trap or a hang"
+  )
+  func extremeValues() throws {
+    let folder = TemporaryFolder("report-extreme").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    // 10³⁰⁸ frames at 10⁻³ frames/s: a duration past Double's range.
+    let run: [String: Any] = ["scene": "extreme", "fps": 1e-3, "frameCount": 1e308]
+    try JSONSerialization.data(withJSONObject: run).write(
+      to: URL(fileURLWithPath: folder + "/run.json"))
+    let events = [
+      #"{"t":1e20,"frame":5,"event":"warning","reason":"x"}"#,
+      #"{"t":-1e20,"frame":6,"event":"warning","reason":"y"}"#,
+    ]
+    try (events.joined(separator: "\n") + "\n").write(
+      toFile: folder + "/events.jsonl", atomically: true, encoding: .utf8)
+    // A camera 10¹⁷ m from the origin: a 5 cm grid step no longer moves the coordinate.
+    let trace =
+      #"{"frame":0,"t":0,"worldFromCamera":[1,0,0,0,0,1,0,0,0,0,1,0,1e17,0,1e17,1]}"# + "\n"
+    try trace.write(toFile: folder + "/trace.jsonl", atomically: true, encoding: .utf8)
+    try Image(width: 4, height: 4).writePNG(to: folder + "/frame_00000.png")
+    let summary = try ReplayReport().write(directory: folder)
+    let html = try String(contentsOfFile: summary.path, encoding: .utf8)
+    #expect(html.contains("τ 1e+20 s"))
+    #expect(Self.occurrences("class=\"grid\"", in: html) <= 2 * ReportMap.maximumGridLines + 20)
+    #expect(HTMLText.number(1e20) == "1e+20")
+    #expect(HTMLText.number(-2.5, 2) == "-2.50")
+    #expect(HTMLText.number(4_611_686_018_427.387_9, 3) == "4611686018427.388")
+  }
+
   /// 10 000 frames of 640×480 noise (hard links to one file: only sampled frames are read),
   /// 4 000 events, a 10 000-line trace: the worst case for thumbnail size.
   @Test("a 10 000-frame run gives a page under 3 MB with sampled thumbnails")
