@@ -16,12 +16,7 @@ extension PreparedFrame {
         diffuse: Color(red: color.red, green: color.green, blue: color.blue),
         lightingModel: environment.isLit ? .lambert : .constant, isDoubleSided: true)
       var shading = ShadingMaterial(material, opacity: 1)
-      if let texture = source.texture {
-        shading.mipTextureIndex = mipTextures.count
-        mipTextures.append(texture)
-        mipTextureShapes.append(TextureShape(texture))
-        mipTextureViews.append(texture.view)
-      }
+      if let texture = source.texture { shading.mipTextureIndex = appendMipTexture(texture) }
       materials.append(shading)
     }
     // At most every triangle is drawn: one allocation instead of the arrays' growth (each
@@ -68,6 +63,14 @@ extension PreparedFrame {
       }
     }
     environmentEntryCount = opaque.count
+  }
+
+  /// Adds `texture` to `mipTextures`, with its shape and view; returns its index.
+  mutating func appendMipTexture(_ texture: MipmappedTexture) -> Int {
+    mipTextures.append(texture)
+    mipTextureShapes.append(TextureShape(texture))
+    mipTextureViews.append(texture.view)
+    return mipTextures.count - 1
   }
 
   /// The number of leading `positions` (ascending indices into `opaque`) that are environment

@@ -23,7 +23,8 @@ struct PreparedFrame: Sendable {
   var materials: [ShadingMaterial] = []
   /// Textures of the materials that have one.
   var textures: [Texture] = []
-  /// Mip-mapped textures of environment materials (`ShadingMaterial.mipTextureIndex`).
+  /// Mip-mapped textures of environment materials (`ShadingMaterial.mipTextureIndex`), with
+  /// their shapes and views below (`appendMipTexture` adds to all three).
   var mipTextures: [MipmappedTexture] = []
   /// Each of `mipTextures`' level-0 size and wrap modes, read per shaded run without touching
   /// the texture's arrays (reference counting).
@@ -87,7 +88,10 @@ struct PreparedFrame: Sendable {
     lights = ShadingLights(towardLights: towardLights, colors: colors, ambient: list.ambient)
 
     if let environment = list.environment {
-      prepareEnvironment(environment, cameraFromWorld: cameraFromWorldMatrix)
+      // The camera image is seen from the true camera where tracking has one apart.
+      let environmentCameraFromWorld =
+        list.environmentWorldFromCamera.map { $0.inverse.matrix } ?? cameraFromWorldMatrix
+      prepareEnvironment(environment, cameraFromWorld: environmentCameraFromWorld)
     }
     var transparentItems: [(depth: Double, order: Int, entries: [DrawEntry])] = []
     // Sized once: B2's 10 000 spheres would otherwise regrow each array a dozen times.

@@ -15,6 +15,12 @@ public struct RenderList: Sendable {
   package var ambient: SIMD3<Double>
   /// The environment drawn as the camera image before the items (nil: none).
   public var environment: EnvironmentGeometry?
+  /// The camera pose the environment is seen from (world frame, ARKit's axes), when it is not
+  /// the rendered camera's: with simulated tracking the camera image is the *true* camera's
+  /// view and the content is drawn from the estimate (Documentation/Tracking.md, "What is
+  /// rendered from which camera"). nil: the rendered camera's pose. Intrinsics, near and far
+  /// are the rendered camera's.
+  public var environmentWorldFromCamera: RigidTransform?
 
   /// Snapshots the subtree under `root` (the root included).
   ///

@@ -52,8 +52,7 @@ import Testing
     let camera = originCamera(width: 160, height: 120, focal: 150)
     let intrinsics = camera.intrinsics
     var frame = PreparedFrame(RenderList(root: Node()), camera: camera)
-    frame.mipTextures = textures
-    frame.mipTextureShapes = textures.map(TextureShape.init)
+    for texture in textures { _ = frame.appendMipTexture(texture) }
     var random = SeededGenerator(seed: 59)
     let samples = 400
     var depths = [Float](repeating: .infinity, count: samples + 32)

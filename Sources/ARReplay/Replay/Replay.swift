@@ -250,6 +250,7 @@ public struct Replay {
         geometryNodes.removeAll(keepingCapacity: true)
         var list = RenderList(root: state.world, visitedGeometry: &geometryNodes)
         list.environment = scene.environment?.geometry
+        list.environmentWorldFromCamera = state.traceTrueCamera?.worldFromCamera
         var rendered = frameRenderer.render(list, camera: camera)
         if options.drawsFeaturePoints {
           FeaturePointDots.draw(state.featurePointsInView, camera: camera, on: &rendered.image)
