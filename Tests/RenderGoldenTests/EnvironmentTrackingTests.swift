@@ -15,7 +15,8 @@ import Testing
     .replacingOccurrences(of: "\"Inputs/", with: "\"\(SceneGoldenTests.scenesDirectory)/Inputs/")
     .replacingOccurrences(of: #""measure": {"switchTimes": [2.0, 8.0]},"#, with: "")
     .replacingOccurrences(of: #""planeDetection": ["horizontal", "vertical"],"#, with: "")
-    .replacingOccurrences(of: #""environment":"#, with: #""tracking": \#(tracking), "environment":"#)
+    .replacingOccurrences(
+      of: #""environment":"#, with: #""tracking": \#(tracking), "environment":"#)
     try text.write(toFile: folder + "/\(name).json", atomically: true, encoding: .utf8)
     return try ReplayScene.load(path: folder + "/\(name).json", registry: .builtIn)
       .resized(width: 80, height: 60)
