@@ -88,6 +88,10 @@ extension RenderCommand {
       if case .ffmpegNotFound = error {
         throw ToolUnavailable(message: "--video: " + error.description)
       }
+      if case .cannotCreate(_, let reason) = error {
+        throw InputError(
+          .cannotCreate, InputLocation(file: path), "cannot create the video: " + reason)
+      }
       throw InputError(.cannotCreate, InputLocation(file: path), error.description)
     }
     let videos = VideoOutputs()

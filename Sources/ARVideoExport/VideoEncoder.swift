@@ -88,9 +88,14 @@ public final class VideoEncoder: @unchecked Sendable {
     do {
       target = try FileIO.destination(for: outputPath)
     } catch {
-      throw .cannotCreate(output: outputPath, reason: "\(error)")
+      throw .cannotCreate(output: outputPath, reason: Self.reason(error))
     }
     temporary = target + FileIO.temporarySuffix + String(getpid())
+  }
+
+  /// An output failure's reason without its path (the error names the video once).
+  private static func reason(_ error: any Error) -> String {
+    (error as? InputError)?.reason ?? "\(error)"
   }
 
   deinit { cancel() }
@@ -191,7 +196,7 @@ public final class VideoEncoder: @unchecked Sendable {
     do {
       try FileIO.commit(temporary, to: target, named: outputPath)
     } catch {
-      throw .cannotCreate(output: outputPath, reason: "\(error)")
+      throw .cannotCreate(output: outputPath, reason: Self.reason(error))
     }
   }
 

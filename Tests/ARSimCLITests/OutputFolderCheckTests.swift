@@ -28,6 +28,23 @@ struct OutputFolderCheckTests {
     }
   }
 
+  @Test("render --video naming a folder: 73, the path said once with the reason")
+  func videoIsAFolder() throws {
+    let root = try VideoOverwriteTests.makeRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try FileManager.default.createDirectory(
+      atPath: root + "/v.mp4", withIntermediateDirectories: false)
+    let (code, output) = runCommand([
+      "render", root + "/scene.json", "--out", root + "/o", "--video", root + "/v.mp4",
+    ])
+    #expect(code == 73, "\(output.standardError)")
+    #expect(
+      output.standardError.contains(
+        "\(root)/v.mp4: cannot create the video: is not a regular file but a folder"),
+      "\(output.standardError)")
+    #expect(output.standardError.components(separatedBy: root + "/v.mp4").count == 2)
+  }
+
   @Test("a video inside the run's own folder, which the run makes, passes the check")
   func insideRunFolder() throws {
     let root = NSTemporaryDirectory() + "arsim-folder-check-\(UUID().uuidString)"
