@@ -40,6 +40,7 @@ typedef struct {
   char refused[200];       // the first file asked for outside the model's folder, for the message
   char missing[200];       // the first file asked for that could not be opened
   int missing_errno;
+  const char *missing_reason;  // instead of strerror(missing_errno) when set (opened, unusable)
   int missing_first;  // whether that came before any refusal (Assimp then tries other names)
 } reader_context;
 
@@ -133,8 +134,22 @@ static struct aiFile *file_open(struct aiFileIO *io, const char *name, const cha
     return NULL;
   }
   struct stat info;
-  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode) ||
-      (uint64_t)info.st_size > context->max_file_bytes) {
+  const char *unusable = NULL;
+  if (fstat(fd, &info) != 0) {
+    unusable = "it cannot be read";
+  } else if (!S_ISREG(info.st_mode)) {
+    unusable = "not a regular file";  // a FIFO or device would block or never end
+  } else if ((uint64_t)info.st_size > context->max_file_bytes) {
+    unusable = "over the file size limit";
+  }
+  if (unusable) {
+    // Named as it is: Assimp may go on to try other names, which would then be reported as
+    // missing instead.
+    if (!context->missing[0]) {
+      remember_name(context->missing, sizeof context->missing, name);
+      context->missing_reason = unusable;
+      context->missing_first = !context->refused[0];
+    }
     close(fd);
     return NULL;
   }
@@ -409,7 +424,8 @@ static int child_main(const char *path, uint64_t max_triangles, uint64_t max_fil
     if (context.missing[0]) {
       static char missing[400];
       snprintf(missing, sizeof missing, "it refers to '%s', which cannot be opened (%s)",
-               missing_name, strerror(context.missing_errno));
+               missing_name,
+               context.missing_reason ? context.missing_reason : strerror(context.missing_errno));
       fail(fd, missing);
       return ARSIM_MODEL_REFUSED;
     }

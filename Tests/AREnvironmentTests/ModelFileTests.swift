@@ -248,6 +248,16 @@ struct ModelFileTests {
       absent?.reason.contains(
         "it refers to 'sub/none.bin', which cannot be opened (No such file or directory)") == true,
       "\(String(describing: absent))")
+    // A FIFO where the buffer should be: named as it is written, with why it is refused.
+    #expect(mkfifo(folder.directory + "/model/fifo.bin", 0o600) == 0)
+    let piped = try folder.write(
+      "model/piped.gltf",
+      text.replacingOccurrences(of: "\"BoxTextured0.bin\"", with: "\"fifo.bin\""))
+    let fifo = badData { _ = try ModelFile.read(path: piped) }
+    #expect(
+      fifo?.reason.contains("it refers to 'fifo.bin', which cannot be opened (not a regular file)")
+        == true,
+      "\(String(describing: fifo))")
     // A link that stays inside the folder reads.
     try FileManager.default.moveItem(
       atPath: folder.directory + "/BoxTextured0.bin",
