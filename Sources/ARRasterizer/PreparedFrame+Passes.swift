@@ -120,8 +120,8 @@ extension PreparedFrame {
   /// triangle's row set-up and coverage covers a memory access.
   static let prefetchDistance = 4
 
-  /// Asks the cache lines of `entry`'s triangle record that the opaque pass reads first (its
-  /// outline and plane) into the caches; nothing for a sphere.
+  /// Asks every cache line of `entry`'s triangle record (its outline and plane, which the
+  /// opaque pass reads, and what shading reads later) into the caches; nothing for a sphere.
   @inline(__always) private func prefetchTriangle(of entry: DrawEntry) {
     guard !entry.isSphere else { return }
     triangles.withUnsafeBufferPointer { triangles in

@@ -3,8 +3,8 @@
 ///
 /// Its addresses hold for its lifetime, so a frame that keeps the texture takes them once
 /// and its shading loops read texels by pointer without touching a reference count per run
-/// (two render threads retaining one array's buffer per vector step moved its cache line
-/// between the cores: 5 % of the environment bench B5 on a Zen 1 EPYC).
+/// (two render threads retaining one array's buffer per shaded run moved its cache line
+/// between the cores: about 5 % of the environment bench B5's samples on a Zen 1 EPYC).
 package final class MipChainStorage: @unchecked Sendable {
   // @unchecked: the buffers are written in `init` only and read-only afterwards.
   /// RGBA8 texels of every level, level 0 first.
@@ -12,7 +12,7 @@ package final class MipChainStorage: @unchecked Sendable {
   /// Per level, largest first: width, height (texels) and byte offset into `texels`.
   package let layout: UnsafeBufferPointer<SIMD3<Int>>
 
-  /// Allocates `byteCount` texel bytes for `layout` and lets `fill` write all of them.
+  /// Allocates `byteCount` texel bytes for `layout`, zeroed, and lets `fill` write them.
   init(layout: [SIMD3<Int>], byteCount: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
     let texels = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: byteCount)
     texels.initialize(repeating: 0)
