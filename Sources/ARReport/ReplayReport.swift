@@ -37,6 +37,9 @@ public struct ReplayReport {
     public var thumbnails: Int
     /// Events read.
     public var events: Int
+    /// What the page notes about the folder's files (lines left out, unreadable files), as
+    /// the page shows them; empty when every file read whole.
+    public var notes: [String] = []
   }
 
   /// Writes `DIRECTORY/report.html` (atomically) for the output folder `directory`.
@@ -70,6 +73,6 @@ public struct ReplayReport {
     try FileIO.writeAtomically(bytes, to: directory + "/report.html")
     return Summary(
       path: directory + "/report.html", bytes: bytes.count, thumbnails: page.thumbnailCount,
-      events: page.events.count)
+      events: page.events.count, notes: page.notes)
   }
 }

@@ -15,6 +15,8 @@ enum ReportCommand {
     output.printError(
       "arsim report: \(summary.path) (\(summary.bytes / 1024) KiB, \(summary.thumbnails) "
         + "thumbnails, \(summary.events) events)")
+    // The page's notes on the terminal too: a line left out is not only in the HTML.
+    for note in summary.notes { output.printError("arsim report: note: " + note) }
     return .ok
   }
 }

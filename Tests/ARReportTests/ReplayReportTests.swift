@@ -80,6 +80,7 @@ import Testing
     #expect(Self.occurrences("<script>", in: html) == 2)  // the error hook and the page script
     // The bad line is noted, not fatal; the model is on the map.
     #expect(html.contains("events.jsonl: 1 line not JSON objects, skipped (first: line 2)"))
+    #expect(summary.notes == ["events.jsonl: 1 line not JSON objects, skipped (first: line 2)"])
     #expect(Self.occurrences("class=\"item model", in: html) == 1)
   }
 
