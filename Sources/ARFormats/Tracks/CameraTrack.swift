@@ -70,7 +70,25 @@ public struct CameraTrack: Hashable, Sendable {
       track = try reader.read()
     }
     track.warnings += unusedSideFiles(format: format, options: options)
+    track.warnings += coarseTimeWarnings(track.poses)
     return track
+  }
+
+  /// The finest time step, seconds, a track's times must resolve: a tenth of a millisecond
+  /// (frames are 1/30 … 1/240 s apart). Double resolves it up to about 5.5 · 10¹¹ s.
+  public static let timeResolutionSeconds = 1e-4
+
+  /// A warning when the times lie so far from 0 that Double no longer resolves
+  /// `timeResolutionSeconds` there (say 10³⁰⁰ s: consecutive frames then fall on one time
+  /// and the camera freezes without another word).
+  static func coarseTimeWarnings(_ poses: [TimedPose]) -> [String] {
+    let largest = max(abs(poses.first?.timeSeconds ?? 0), abs(poses.last?.timeSeconds ?? 0))
+    guard largest.ulp > timeResolutionSeconds else { return [] }
+    return [
+      "the times reach \(largest) s, where a Double resolves only \(largest.ulp) s: frames "
+        + "closer together than that fall on one time (the camera stands still); subtract an "
+        + "offset from the times"
+    ]
   }
 
   /// Warnings for side files `format` does not read: times are KITTI's (its poses carry no
@@ -104,7 +122,9 @@ public struct CameraTrack: Hashable, Sendable {
       throw TrackReadError(file: file, "give a line-based format to read a track from memory")
     }
     var reader = TextTrackReader(path: file, format: format, options: options, bytes: bytes)
-    return try reader.read()
+    var track = try reader.read()
+    track.warnings += coarseTimeWarnings(track.poses)
+    return track
   }
 
   /// The format of a file judged by its extension, else by its first data line.

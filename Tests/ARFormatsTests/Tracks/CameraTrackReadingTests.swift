@@ -55,6 +55,26 @@ import Testing
     #expect(turned.transformDirection(.unitY).isApproximatelyEqual(to: Vector3(0, 1, 0)))
   }
 
+  @Test("times too far from 0 for Double to step them warn once; Unix times do not")
+  func coarseTimes() throws {
+    let identity = "0 0 0 0 0 0 1"
+    func track(_ times: [String]) throws -> CameraTrack {
+      let text = times.map { $0 + " " + identity }.joined(separator: "\n") + "\n"
+      return try CameraTrack.read(
+        bytes: Array(text.utf8), file: "t.txt", options: TrackReadOptions(format: .tum))
+    }
+    let far = try track(["1e300", "1.000000000000001e300"])
+    #expect(far.warnings.count == 1)
+    #expect(
+      far.warnings.first?.contains(
+        "the times reach 1.000000000000001e+300 s, where a Double resolves only") == true,
+      "\(far.warnings)")
+    // 2³⁹ s: the ulp is 2⁻¹³ s > 10⁻⁴ s; 2³⁸ s: 2⁻¹⁴ s, below it.
+    #expect(try track(["549755813888", "549755813889"]).warnings.count == 1)
+    #expect(try track(["274877906944", "274877906945"]).warnings.isEmpty)
+    #expect(try track(["1305031098.6659", "1305031098.6759"]).warnings.isEmpty)
+  }
+
   @Test("KITTI without a times file is 10 Hz from 0 with a warning")
   func kittiWithoutTimes() throws {
     let track = try CameraTrack.read(path: Fixtures.path("tracks/kitti_sample_poses.txt"))
