@@ -30,6 +30,10 @@ enum LiveBenchCommand {
     settings.threads = try args.integer("--threads", in: 0...1024) ?? 0
     settings.isPaced = !args.has("--as-fast-as-possible")
     if let track = args.value("--track") {
+      // Named now: the bench's own scene file, which would name it later, is temporary.
+      guard FileManager.default.fileExists(atPath: track) else {
+        throw InputError(.missingInput, InputLocation(file: track), "--track: no such file")
+      }
       settings.trackPath = track
     } else {
       try BenchCommand.checkDefaultTrack(settings.trackPath)

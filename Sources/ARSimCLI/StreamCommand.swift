@@ -29,6 +29,14 @@ enum StreamCommand {
       receptionToken: try LiveOptions.token(args, "--rx-token"),
       connectTimeout: try LiveOptions.timeout(args, "--connect-timeout", default: 5),
       handshakeTimeout: try LiveOptions.timeout(args, "--handshake-timeout", default: 5))
+    if let strokes = try args.integer("--strokes-port", in: 0...65535),
+      strokes == Int(endpoint.port)
+    {
+      // Both on --host: the stream would connect to its own strokes listener and wait there.
+      throw UsageError(
+        "--strokes-port \(strokes) is the receiver's --port: the strokes port is this "
+          + "stream's own listener, give it another")
+    }
     var options = try liveOptions(
       args, defaultFolderSuffix: "-stream", registry: registry, refusal: "arsim stream")
     options.1.sendTimeout = try LiveOptions.timeout(args, "--send-timeout", default: 5)
@@ -97,6 +105,8 @@ enum StreamCommand {
           + "\(scene.viewNames.count) (\(scene.viewNames.joined(separator: ", "))): render it "
           + "with arsim render (--participant ID for one view)")
     }
+    // Checked before any socket: a stream would otherwise connect and then stop.
+    _ = try scene.frames(range)
     var options = LiveRun.Options(
       outputDirectory: args.value("--out") ?? "Output/\(scene.name)\(defaultFolderSuffix)")
     options.frameRange = range

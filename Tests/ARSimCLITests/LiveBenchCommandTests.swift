@@ -48,6 +48,22 @@ struct LiveBenchCommandTests {
     #expect(output.standardError.contains(out + "/sent"), "\(output.standardError)")
   }
 
+  @Test("--fps above the AR rate (up to 240) runs; a missing --track is 66 naming it")
+  func fastAndMissingTrack() throws {
+    var fast = Self.short
+    fast[try #require(fast.firstIndex(of: "10"))] = "120"
+    let (code, output) = runCommand(fast)
+    #expect(code == 0, "\(output.standardError)")
+    #expect(output.standardOutput.contains("0 missing"), "\(output.standardOutput)")
+    var missing = Self.short
+    missing[missing.count - 1] = "/nonexistent/camera_pose.txt"
+    let (missingCode, missingOutput) = runCommand(missing)
+    #expect(missingCode == 66, "\(missingOutput.standardError)")
+    #expect(
+      missingOutput.standardError.contains("/nonexistent/camera_pose.txt: --track: no such file"),
+      "\(missingOutput.standardError)")
+  }
+
   @Test("the verdict: a receiver that got no frames exits 69 naming what was sent")
   func verdict() {
     let (code, message) = LiveBenchCommand.verdict(received: 0, sent: 0, produced: 121)

@@ -70,6 +70,7 @@ public struct LiveBench {
         "name": "bench-live",
         "track": {"path": \(JSONValue.string(track).text), "format": "arkit", "clamp": true},
         "viewport": "landscape",
+        "arFrameRate": \(max(60, s.fps)),
         "output": {"width": \(s.width), "height": \(s.height), "fps": \(s.fps)},
         "frames": \(frames),
         "background": {"gradient": {"top": [0.62, 0.70, 0.78], "bottom": [0.30, 0.30, 0.33]}}

@@ -134,16 +134,7 @@ public struct Replay {
   ///   written stay valid.
   public func run(_ options: ReplayOptions) throws -> ReplaySummary {
     let schedule = scene.schedule
-    let lastFrame = schedule.frameCount - 1
-    let range = options.frameRange ?? 0...lastFrame
-    guard range.lowerBound >= 0, range.upperBound <= lastFrame else {
-      // An option, not a scene field: the location is the scene whose frames it counts.
-      let given =
-        range.count == 1 ? "\(range.lowerBound)" : "\(range.lowerBound)..\(range.upperBound)"
-      throw InputError(
-        .usage, InputLocation(file: scene.sceneFilePath),
-        "--frames \(given) is outside the scene's frames 0..\(lastFrame)")
-    }
+    let range = try scene.frames(options.frameRange)
     let directory = options.outputDirectory
     try checkOutputsSpareInputs(directory: directory, frames: options.writesFrames ? range : nil)
     try FileIO.createDirectory(directory)
