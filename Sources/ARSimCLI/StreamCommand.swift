@@ -29,16 +29,14 @@ enum StreamCommand {
       receptionToken: try LiveOptions.token(args, "--rx-token"),
       connectTimeout: try LiveOptions.timeout(args, "--connect-timeout", default: 5),
       handshakeTimeout: try LiveOptions.timeout(args, "--handshake-timeout", default: 5))
-    if let strokes = try args.integer("--strokes-port", in: 0...65535),
-      strokes == Int(endpoint.port)
-    {
-      // Both on --host: the stream would connect to its own strokes listener and wait there.
-      throw UsageError(
-        "--strokes-port \(strokes) is the receiver's --port: the strokes port is this "
-          + "stream's own listener, give it another")
-    }
     var options = try liveOptions(
       args, defaultFolderSuffix: "-stream", registry: registry, refusal: "arsim stream")
+    if let strokes = options.1.strokesEndpoint, strokes.port == endpoint.port {
+      // Both on --host: the stream would connect to its own strokes listener and wait there.
+      throw UsageError(
+        "--strokes-port \(strokes.port) is the receiver's --port: the strokes port is this "
+          + "stream's own listener, give it another")
+    }
     options.1.sendTimeout = try LiveOptions.timeout(args, "--send-timeout", default: 5)
     if let format = args.value("--pixel-format") {
       guard let f = PixelFormat(rawValue: format.uppercased()) else {
