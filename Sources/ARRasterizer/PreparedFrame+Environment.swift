@@ -198,8 +198,39 @@ extension PreparedFrame {
 }
 
 extension SampleBuffers {
-  /// Sets the depth of every covered sample of the first `count` to +∞ (the ids stay).
-  func forgetDepths(count: Int) {
-    for i in 0..<count where ids[i] >= 0 { depths[i] = .infinity }
+  /// Negates the depth of every covered sample of the first `count` (a finite depth; an
+  /// empty sample holds +∞): content drawn before the environment, whose depths (positive) no
+  /// environment depth then beats (t ≤ −t′ never holds for positive t, t′), so the
+  /// environment fills only the samples left open.
+  func setContentDepthsAside(count: Int) {
+    transformDepths(count: count) { depth in
+      select(depth .< .infinity, FloatLanes(bitPattern: depth.bitPattern ^ 0x8000_0000), depth)
+    }
+  }
+
+  /// After the environment: the content's depths back (negation is exact), the environment's
+  /// forgotten (+∞; its ids stay, for shading and the depth output), empty samples +∞.
+  func restoreContentDepths(count: Int) {
+    transformDepths(count: count) { depth in
+      select(
+        depth .< 0, FloatLanes(bitPattern: depth.bitPattern ^ 0x8000_0000),
+        FloatLanes(repeating: .infinity))
+    }
+  }
+
+  /// Replaces each of the first `count` depths by `transform` of it, `laneCount` at a time
+  /// (the buffers are padded past `count`: lanes there are written back unchanged).
+  @inline(__always) private func transformDepths(
+    count: Int, _ transform: (FloatLanes) -> FloatLanes
+  ) {
+    guard let base = depths.baseAddress else { return }
+    var i = 0
+    while i < count {
+      let raw = UnsafeMutableRawPointer(base + i)
+      let depth = raw.loadUnaligned(as: FloatLanes.self)
+      let inside = FloatLanes.laneIndices .< Float(count - i)
+      raw.storeBytes(of: select(inside, transform(depth), depth), as: FloatLanes.self)
+      i += laneCount
+    }
   }
 }

@@ -119,4 +119,75 @@ struct EnvironmentOcclusionTests {
     }
     #expect(environmentDepths > 1000)
   }
+
+  /// Whether pixel (u, v)'s ray meets the sphere of radius 0.5 at (0, 0, −3), and where: the
+  /// near root of |t·d − c|² = r², from the quadratic in Double.
+  static func sphereDepth(_ d: SIMD3<Double>) -> Double? {
+    let c = SIMD3<Double>(0, 0, -3)
+    let a = (d * d).sum()
+    let b = (d * c).sum()
+    let discriminant = b * b - a * ((c * c).sum() - 0.25)
+    guard discriminant > 0 else { return nil }
+    return (b - discriminant.squareRoot()) / a
+  }
+
+  @Test(
+    "occlusion false: translucent content blends over the environment wherever it is, and stays hidden behind opaque content"
+  )
+  func translucentOverEnvironment() throws {
+    // The wall at about 2 m (no occlusion), an opaque blue sphere at 3 m, a translucent red
+    // plane at 4 m across the whole view: behind both.
+    let root = Node()
+    let sphere = Node(
+      geometry: .sphere(
+        radius: 0.5,
+        material: Material(diffuse: Color(red: 0, green: 0, blue: 1), lightingModel: .constant)))
+    sphere.position = Vector3(0, 0, -3)
+    root.addChildNode(sphere)
+    let veil = Node()
+    veil.position = Vector3(0, 0, -4)
+    veil.geometry = .plane(
+      width: 8, height: 8,
+      material: Material(
+        diffuse: Color(red: 1, green: 0, blue: 0), lightingModel: .constant, transparency: 0.5))
+    root.addChildNode(veil)
+    var list = RenderList(root: root)
+    let wall = Self.list(occludes: false).environment
+    list.environment = wall
+    for threads in [1, 2] {
+      let frame = Renderer(
+        options: RenderOptions(threads: threads, background: .solid(.black), writesDepth: true)
+      )
+      .render(list, camera: Self.camera)
+      var spherePixels = 0
+      var veiledPixels = 0
+      for v in 1..<(Self.height - 1) {
+        for u in 1..<(Self.width - 1) {
+          // Away from the silhouette: the pixel and its four neighbours agree.
+          let hits = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)].map {
+            Self.sphereDepth(Self.direction(Double(u + $0.0), Double(v + $0.1))) != nil
+          }
+          guard hits.allSatisfy({ $0 == hits[0] }) else { continue }
+          let pixel = frame.image[u, v]
+          let depth = try #require(frame.depth).millimetres[v * Self.width + u]
+          let d = Self.direction(Double(u), Double(v))
+          if let t = Self.sphereDepth(d) {
+            // The veil is behind the sphere: the sphere's own colour and depth.
+            #expect(pixel.r == 0 && pixel.g == 0 && pixel.b == 255, "(\(u), \(v)) is \(pixel)")
+            let expected = DepthImage.millimetres(fromMetres: t)
+            #expect(abs(Int(depth) - Int(expected)) <= 1, "(\(u), \(v)) depth \(depth)")
+            spherePixels += 1
+          } else {
+            // Green wall · (1 − ½) + red · ½, each ⌊255 · ½ + ½⌋ = 128.
+            #expect(
+              abs(Int(pixel.r) - 128) <= 1 && abs(Int(pixel.g) - 128) <= 1 && pixel.b == 0,
+              "(\(u), \(v)) is \(pixel)")
+            #expect(depth == DepthImage.millimetres(fromMetres: Self.wallDepth(d)))
+            veiledPixels += 1
+          }
+        }
+      }
+      #expect(spherePixels > 200 && veiledPixels > 2000)
+    }
+  }
 }
