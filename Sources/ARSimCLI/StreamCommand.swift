@@ -1,3 +1,4 @@
+import ARFormats
 import ARLive
 import ARReplay
 import ARSession
@@ -37,6 +38,7 @@ enum StreamCommand {
         "--strokes-port \(strokes.port) is the receiver's --port: the strokes port is this "
           + "stream's own listener, give it another")
     }
+    try checkWireSize(options.0)
     options.1.sendTimeout = try LiveOptions.timeout(args, "--send-timeout", default: 5)
     if let format = args.value("--pixel-format") {
       guard let f = PixelFormat(rawValue: format.uppercased()) else {
@@ -46,6 +48,24 @@ enum StreamCommand {
     }
     return try execute(
       "stream", scene: options.0, options: options.1, sender: sender, output: output)
+  }
+
+  /// Refuses, before any socket, a scene whose frames the wire format cannot carry (at most
+  /// `FrameHeader.maximumDimension` pixels a side; scene files allow more).
+  /// - Throws: `InputError` (`.badData`) naming the scene file, the line and `output.width`
+  ///   or `output.height`.
+  static func checkWireSize(_ scene: ReplayScene) throws {
+    let (width, height) = (scene.outputIntrinsics.width, scene.outputIntrinsics.height)
+    let limit = FrameHeader.maximumDimension
+    guard width > limit || height > limit else { return }
+    let field = width > limit ? "output.width" : "output.height"
+    let line = (try? FileIO.read(scene.sceneFilePath)).flatMap {
+      JSONSyntaxLocator.line(ofField: field, in: $0)
+    }
+    throw InputError(
+      .badData, InputLocation(file: scene.sceneFilePath, line: line, field: field),
+      "\(width)×\(height) is over the stream's \(limit) pixels a side (the wire format, "
+        + "Documentation/Live.md): render it to files, or stream a smaller output")
   }
 
   /// A live render's (`render --strokes-port`) options that take a value, and its flags.

@@ -55,4 +55,37 @@ import Testing
     #expect(!output.standardError.contains("connecting to"), "\(output.standardError)")
     #expect(!FileManager.default.fileExists(atPath: out))
   }
+
+  /// The wire format carries at most 8192 pixels a side; a scene may ask for up to 16384.
+  @Test(
+    "stream: an output over 8192 pixels a side is 65 before any socket, naming the field",
+    arguments: [(8193, 1, "output.width"), (16, 9000, "output.height")])
+  func overWireSize(width: Int, height: Int, field: String) throws {
+    let folder = NSTemporaryDirectory() + "arsim-live-size-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let track = Fixtures.repositoryPath("Scenes/Inputs/tum_fr1_xyz_groundtruth.txt")
+    let scene = folder + "/wide.json"
+    try Data(
+      """
+      {
+        "name": "wide",
+        "track": {"path": "\(track)", "format": "tum"},
+        "output": {"width": \(width), "height": \(height), "fps": 30},
+        "duration": 0.1
+      }
+      """.utf8
+    ).write(to: URL(fileURLWithPath: scene))
+    let out = folder + "/out"
+    let (code, output) = runCommand([
+      "stream", scene, "--port", "9", "--tx-token", "EXT", "--rx-token", "APP",
+      "--connect-timeout", "1", "--out", out,
+    ])
+    #expect(code == 65, "\(output.standardError)")
+    #expect(
+      output.standardError.contains("wide.json:4: field '\(field)'"), "\(output.standardError)")
+    #expect(output.standardError.contains("8192 pixels a side"), "\(output.standardError)")
+    #expect(!output.standardError.contains("connecting to"), "\(output.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
 }

@@ -26,7 +26,8 @@ package enum JSONSyntaxLocator {
   }
 
   /// The first syntax problem of `bytes`, or nil when they are one valid JSON value (numbers
-  /// that overflow a `Double` count as problems, as `JSONDecoder` rejects them). With
+  /// that overflow a `Double`, or that are not zero but round to it, count as problems, as
+  /// `JSONDecoder` rejects them). With
   /// `rejectingDuplicateKeys`, a key that appears twice in one object is a problem too
   /// (RFC 8259 leaves the result to the parser; Foundation silently keeps one).
   /// - Complexity: O(n) in the byte count.
@@ -261,6 +262,12 @@ package enum JSONSyntaxLocator {
       let text = String(decoding: bytes[start..<i], as: UTF8.self)
       guard let value = Double(text), value.isFinite else {
         return problem("number \(InputText.quoted(text)) is out of range", at: start)
+      }
+      // A non-zero literal that rounds to zero (1e-400): `JSONDecoder` rejects it too.
+      let significand = text.prefix { $0 != "e" && $0 != "E" }
+      if value == 0, significand.contains(where: { ("1"..."9").contains($0) }) {
+        return problem(
+          "number \(InputText.quoted(text)) is out of range (too small: it rounds to 0)", at: start)
       }
       return nil
     }

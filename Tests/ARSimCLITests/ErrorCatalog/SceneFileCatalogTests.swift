@@ -26,6 +26,10 @@ import Testing
       files: ["scene.json": tinyScene("\"start\": 1e400"), "track.txt": tinyTrack], render,
       code: Exit.badData, mentions: ["scene.json:5:", "field 'start'", "out of range"]),
     CatalogCase(
+      "a non-zero number too small for a Double (it rounds to 0)",
+      files: ["scene.json": tinyScene("\"start\": 1e-400"), "track.txt": tinyTrack], render,
+      code: Exit.badData, mentions: ["scene.json:5:", "field 'start'", "too small"]),
+    CatalogCase(
       "an output size too large to render",
       files: [
         "scene.json": tinyScene().replacingOccurrences(

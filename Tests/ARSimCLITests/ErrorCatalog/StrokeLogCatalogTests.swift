@@ -34,6 +34,10 @@ import Testing
       "t beyond Double", files: files(start + "{\"t\": 1e400, \"data\": \"undo\"}\n"), render,
       code: Exit.badData, mentions: ["s.jsonl:2:", "field 't'", "out of range"]),
     CatalogCase(
+      "t below Double's least magnitude",
+      files: files(start + "{\"t\": 1e-400, \"data\": \"undo\"}\n"), render,
+      code: Exit.badData, mentions: ["s.jsonl:2:", "field 't'", "too small"]),
+    CatalogCase(
       "a TUM track given as the log", files: files(tinyTrack), render, code: Exit.badData,
       mentions: ["s.jsonl:1:", "invalid JSON"]),
     CatalogCase(
