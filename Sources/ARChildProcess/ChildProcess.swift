@@ -94,9 +94,16 @@ public final class ChildProcess: @unchecked Sendable {
     let envp = environment.map { $0.map { strdup($0.key + "=" + $0.value) } + [nil] }
     defer { for pointer in envp ?? [] { free(pointer) } }
     var child: pid_t = 0
-    let status =
-      envp.map { posix_spawn(&child, executable, &actions, nil, argv, $0) }
-      ?? posix_spawn(&child, executable, &actions, nil, argv, environ)
+    var status: Int32 = 0
+    // ETXTBSY is transient: a script written just before (a wrapper, a test's fake tool) is
+    // still open for writing in a child another thread forked and that has not exec'd yet.
+    for attempt in 0..<Self.busyExecutableAttempts {
+      if attempt > 0 { usleep(10_000) }
+      status =
+        envp.map { posix_spawn(&child, executable, &actions, nil, argv, $0) }
+        ?? posix_spawn(&child, executable, &actions, nil, argv, environ)
+      guard status == ETXTBSY else { break }
+    }
     // The parent keeps only its ends.
     close(input[0])
     close(errors[1])
@@ -299,6 +306,9 @@ public final class ChildProcess: @unchecked Sendable {
   /// Ignores SIGPIPE for the process, so a child that exits early turns writes into EPIPE
   /// errors instead of killing ARSim. Called before every spawn (idempotent).
   static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
+  /// How often a spawn refused with ETXTBSY is tried, 10 ms apart (0.2 s in all).
+  static let busyExecutableAttempts = 20
 
   private static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -64,7 +64,7 @@ public struct ReplayReport {
       sources.append(("", main))
     }
     for view in main.views {
-      if let folder = try? RunFolder.load(directory + "/" + view) { sources.append((view, folder)) }
+      if let folder = try? RunFolder.loadView(view, of: main) { sources.append((view, folder)) }
     }
     var page = ReportPage(main: main, report: self)
     for (view, folder) in sources { page.add(view: view, folder: folder) }

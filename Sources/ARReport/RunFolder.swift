@@ -94,6 +94,35 @@ public struct RunFolder {
     return folder
   }
 
+  /// Reads the view sub-folder `name` of `parent`. A participant view of a collaborative run
+  /// has files of its own; a view with frames only (`--helper-view`'s `helper/`, whose frames
+  /// are the run's frame numbers) takes the parent's `framesWritten` and `fps`, so frames an
+  /// earlier run left there are left out as in the parent, and its missing files are no
+  /// notes.
+  /// - Throws: as `load`.
+  public static func loadView(_ name: String, of parent: RunFolder) throws -> RunFolder {
+    var view = try load(parent.path + "/" + name)
+    guard view.presentFiles.isEmpty, parent.presentFiles.contains("run.json") else { return view }
+    view.notes.removeAll { note in
+      ["run.json", "events.jsonl", "trace.jsonl"].contains { note.hasPrefix("\($0): missing") }
+    }
+    view.run["fps"] = parent.run["fps"]
+    view.run["scene"] = parent.run["scene"]
+    if let written = parent.framesWritten {
+      let kept = Set(written)
+      let files = view.frames
+      view.framesWritten = written
+      view.frames = files.filter(kept.contains)
+      view.earlierRunFrameCount = files.count - view.frames.count
+      if view.earlierRunFrameCount > 0 {
+        view.notes.append(
+          "frame files: \(view.earlierRunFrameCount) written by earlier runs (not in the run's "
+            + "framesWritten), left out")
+      }
+    }
+    return view
+  }
+
   /// The frame number of a `frame_NNNNN.png` name as the frame loop writes it
   /// (`FrameFileName`), else nil.
   public static func frameNumber(_ name: String) -> Int? {

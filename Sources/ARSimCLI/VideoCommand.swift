@@ -22,7 +22,7 @@ enum VideoCommand {
     var jobs: [(RunFolder, String)] = []
     if !folder.frames.isEmpty { jobs.append((folder, outputPath)) }
     for view in folder.views {
-      jobs.append((try RunFolder.load(folder.path + "/" + view), viewVideoPath(outputPath, view)))
+      jobs.append((try RunFolder.loadView(view, of: folder), viewVideoPath(outputPath, view)))
     }
     guard !jobs.isEmpty else {
       throw InputError(.missingInput, InputLocation(file: folder.path), "no frame_NNNNN.png files")
@@ -40,8 +40,14 @@ enum VideoCommand {
     }
     for (source, path) in jobs {
       let rate = fps ?? source.framesPerSecond ?? folder.framesPerSecond
-      guard let rate, let frameRate = VideoFrameRate(framesPerSecond: rate) else {
+      guard let rate else {
         throw UsageError("\(source.path) has no run.json with an fps; give --fps")
+      }
+      guard let frameRate = VideoFrameRate(framesPerSecond: rate) else {
+        // Only run.json's value can be out of range here (--fps is checked above).
+        throw UsageError(
+          "\(source.path)/run.json: fps \(rate) is outside 0.001…1000, which a video can "
+            + "play; give --fps")
       }
       var chosen = settings
       chosen.frameRate = frameRate

@@ -186,6 +186,39 @@ import Testing
   }
 }
 
+@Suite struct ReplayReportHelperViewTests {
+  /// `--helper-view` writes `helper/frame_NNNNN.png` only; a `--frames 100..102` run into a
+  /// folder of an earlier full run leaves the earlier helper frames there.
+  @Test("a frames-only view takes the run's framesWritten and fps, and has no missing-file notes")
+  func helperView() throws {
+    let folder = TemporaryFolder("report-helper").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try "{\"scene\":\"h\",\"fps\":30,\"framesWritten\":[100,101,102]}".write(
+      toFile: folder + "/run.json", atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(
+      atPath: folder + "/helper", withIntermediateDirectories: true)
+    for frame in [0, 1, 2, 100, 101, 102] {
+      try Image(width: 8, height: 6).writePNG(to: folder + "/" + RunFolder.frameName(frame))
+      try Image(width: 8, height: 6).writePNG(to: folder + "/helper/" + RunFolder.frameName(frame))
+    }
+    let main = try RunFolder.load(folder)
+    #expect(main.views == ["helper"])
+    let helper = try RunFolder.loadView("helper", of: main)
+    #expect(helper.frames == [100, 101, 102])
+    #expect(helper.earlierRunFrameCount == 3)
+    #expect(helper.framesPerSecond == 30)
+    #expect(!helper.notes.contains { $0.contains("missing") }, "\(helper.notes)")
+    let summary = try ReplayReport().write(directory: folder)
+    let html = try String(contentsOfFile: summary.path, encoding: .utf8)
+    #expect(html.contains("href=\"helper/frame_00100.png\""))
+    #expect(!html.contains("href=\"helper/frame_00000.png\""))
+    #expect(
+      !summary.notes.contains { $0.hasPrefix("helper") && $0.contains("missing") },
+      "\(summary.notes)")
+    #expect(summary.notes.contains { $0.hasPrefix("helper: frame files: 3 written by earlier") })
+  }
+}
+
 @Suite struct ReplayReportCollaborationTests {
   /// A two-view folder as a collaborative render writes it: views A and B with their frames
   /// and events, messages.jsonl with one delivery dropped as lost.

@@ -65,7 +65,8 @@ public struct FrameReceiver {
   /// Checks the output folder, takes its lock, listens, accepts, runs the handshake and reads
   /// the stream. `receive.json` is written on every way out once the folder is locked: the end
   /// of the stream, a stream that broke, and a failure before it (port in use, no sender,
-  /// rejected token, Ctrl-C), each with its reason.
+  /// rejected token, Ctrl-C), each with its reason; after an output failure that leaves no
+  /// room for it (a full disk), the thrown error's reason says it could not be written.
   /// - Parameter listening: called once the port is bound (with the actual port), before any
   ///   wait.
   /// - Returns: the summary; a stream that broke (sender closed mid-frame, reset, bad header,
@@ -98,7 +99,18 @@ public struct FrameReceiver {
     } catch {
       // An output failure (disk full, a frame name taken by a folder): said, then thrown.
       summary.failure = LiveError(.system, "\(error)")
-      try? writeSummary(summary)
+      do {
+        try writeSummary(summary)
+      } catch let unwritten {
+        // A full disk often has no room for the summary either: the error says so.
+        let note = "; receive.json could not be written either (\(unwritten))"
+        guard var located = error as? InputError else {
+          throw InputError(
+            .cannotCreate, InputLocation(file: options.outputDirectory), "\(error)" + note)
+        }
+        located.reason += note
+        throw located
+      }
       throw error
     }
     try writeSummary(summary)

@@ -142,9 +142,12 @@ extension SceneResolver {
         do {
           try FileIO.checkRegularFile(entry.path)
         } catch let failure as InputError {
-          throw InputError(
-            failure.kind, InputLocation(file: path, line: entry.line, field: field + ".list"),
+          // The list's line and column, then the scene field that named the list.
+          var refused = InputError(
+            failure.kind, InputLocation(file: path, line: entry.line, field: "filename"),
             "\(InputText.quotedPath(entry.path)) \(failure.reason)")
+          refused.namedBy = InputLocation(file: self.path, field: field + ".list")
+          throw refused
         }
       }
       return RecordingBackground(
