@@ -1,5 +1,7 @@
 import ARLive
 import ARRender
+import ARReplay
+import ARSession
 import ARTestSupport
 import Foundation
 import Testing
@@ -198,5 +200,28 @@ final class PortBox: @unchecked Sendable {
     let deadline = Date(timeIntervalSinceNow: 5)
     while endpoint == nil, condition.wait(until: deadline) {}
     return try #require(endpoint)
+  }
+}
+
+/// `render --strokes-port`'s sink sits after the PNG writer: a frame it is handed is on disk.
+@Suite struct HandoverClockSinkTests {
+  @Test("Ctrl-C: the frame handed over when the stop is seen is counted, then the run ends")
+  func stopCountsTheWrittenFrame() throws {
+    let stop = StopSignal()
+    let sink = HandoverClockSink(
+      schedule: FrameSchedule(arFrameRate: 60, fps: 30, frameCount: 10), stop: stop)
+    func frame(_ n: Int) -> OutputFrame {
+      OutputFrame(
+        frame: n, t: Double(n) / 30,
+        rendered: RenderedFrame(image: Image(width: 1, height: 1), depth: nil), traceLine: "",
+        eventLines: "")
+    }
+    try sink.submit(frame(0))
+    try sink.submit(frame(1))
+    stop.request()
+    let error = #expect(throws: LiveError.self) { try sink.submit(frame(2)) }
+    #expect(error?.failure == .interrupted)
+    #expect(sink.handovers.map(\.frame) == [0, 1, 2])
+    #expect(sink.handovers.map(\.tick) == [0, 2, 4])
   }
 }

@@ -124,10 +124,11 @@ public final class HandoverClockSink: FrameSink, @unchecked Sendable {  // scene
   }
 
   /// Records the frame's hand-over instant.
-  /// - Throws: `LiveError` `.interrupted` once `stop` is raised.
+  /// - Throws: `LiveError` `.interrupted` once `stop` is raised, after recording the frame:
+  ///   the PNG writer before this sink has written it, so the count says what is on disk.
   public func submit(_ frame: OutputFrame) throws {
-    if stop.isRequested { throw LiveError(.interrupted, "at frame \(frame.frame)") }
     handovers.append((frame.frame, schedule.tick(forFrame: frame.frame), .now))
+    if stop.isRequested { throw LiveError(.interrupted, "after frame \(frame.frame)") }
   }
 
   /// No timings of its own (the PNG writer's are the run's).
