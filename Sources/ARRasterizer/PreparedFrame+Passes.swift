@@ -28,20 +28,26 @@ extension PreparedFrame {
       // depths then forgotten while the ids keep its surface for shading and the depth output.
       // The same depths and ids as drawing the environment first and forgetting its depths
       // (content never ties with the +∞ it then meets), but no environment sample is covered
-      // or depth-tested under content (a third of B5's samples).
+      // or depth-tested under content (a third of B5's samples). A band without content
+      // draws the environment alone, without the per-step test for content.
       let count = grid.columns * grid.rowCount
+      let content = positions[split...]
+      if !content.isEmpty {
+        rasterizeOpaque(grid: grid, positions: content, into: buffers, drawOrder: drawOrder)
+        buffers.setContentDepthsAside(count: count)
+      }
       rasterizeOpaque(
-        grid: grid, positions: positions[split...], into: buffers, drawOrder: drawOrder)
-      buffers.setContentDepthsAside(count: count)
-      rasterizeOpaque(
-        grid: grid, positions: positions[..<split], into: buffers, drawOrder: drawOrder)
+        grid: grid, positions: positions[..<split], into: buffers, drawOrder: drawOrder,
+        skipsContent: !content.isEmpty)
       buffers.restoreContentDepths(count: count)
     }
   }
 
+  /// `skipsContent`: the buffers hold content set aside (`SampleBuffers.setContentDepthsAside`),
+  /// whose vector steps the triangles skip.
   private func rasterizeOpaque(
     grid: SampleGrid, positions: ArraySlice<Int32>, into buffers: SampleBuffers,
-    drawOrder: UnsafeBufferPointer<Int32>
+    drawOrder: UnsafeBufferPointer<Int32>, skipsContent: Bool = false
   ) {
     let sphereCount = Int32(spheres.count)
     /// Whether a sample at depth `t` (rounded to the depth buffer's Float) of the primitive at
@@ -123,7 +129,9 @@ extension PreparedFrame {
           guard let base = triangles.baseAddress, triangles.indices.contains(entry.index) else {
             return
           }
-          rasterizeOpaqueTriangle(base + entry.index, id: id, grid: grid, into: buffers) {
+          rasterizeOpaqueTriangle(
+            base + entry.index, id: id, grid: grid, into: buffers, skipsContent: skipsContent
+          ) {
             t, i in wins(t, order, i)
           }
         }
@@ -153,10 +161,11 @@ extension PreparedFrame {
   }
 
   /// Opaque visibility of the triangle at `triangle` (draw id `id`) over the sample rows of
-  /// `grid`: writes depth and `id` where the plane's depth `wins`.
+  /// `grid`: writes depth and `id` where the plane's depth `wins`; with `skipsContent`, vector
+  /// steps whose samples all hold content set aside are skipped.
   @inline(__always) private func rasterizeOpaqueTriangle(
     _ triangle: UnsafePointer<TrianglePrimitive>, id: Int32, grid: SampleGrid,
-    into buffers: SampleBuffers, wins: (Float, Int) -> Bool
+    into buffers: SampleBuffers, skipsContent: Bool, wins: (Float, Int) -> Bool
   ) {
     let (minU, maxU) = (triangle.pointee.outline.minU, triangle.pointee.outline.maxU)
     let (minV, maxV) = (triangle.pointee.outline.minV, triangle.pointee.outline.maxV)
@@ -168,7 +177,7 @@ extension PreparedFrame {
       if box.count <= PreparedFrame.narrowTriangleColumns {
         rasterizeNarrowTriangleRow(
           triangle, id: id, columns: box, grid: grid, v: v, dy: dy, rowBase: rowBase,
-          into: buffers, wins: wins)
+          into: buffers, skipsContent: skipsContent, wins: wins)
         continue
       }
       // Screen space: coverage by the fill rule; camera space: exact plane depth.
@@ -180,7 +189,7 @@ extension PreparedFrame {
       var sx = columns.lowerBound
       while sx < columns.upperBound {
         // Content set aside (negative depths) takes no environment sample.
-        guard hasOpenSample(at: rowBase + sx, depths: depths) else {
+        guard !skipsContent || hasOpenSample(at: rowBase + sx, depths: depths) else {
           sx += laneCount
           continue
         }
@@ -245,8 +254,8 @@ extension PreparedFrame {
   /// is written with `id` where it `wins`, as the bisecting path does for its covered columns.
   @inline(__always) private func rasterizeNarrowTriangleRow(
     _ triangle: UnsafePointer<TrianglePrimitive>, id: Int32, columns: Range<Int>, grid: SampleGrid,
-    v: Double,
-    dy: Double, rowBase: Int, into buffers: SampleBuffers, wins: (Float, Int) -> Bool
+    v: Double, dy: Double, rowBase: Int, into buffers: SampleBuffers, skipsContent: Bool,
+    wins: (Float, Int) -> Bool
   ) {
     guard let depths = buffers.depths.baseAddress, let ids = buffers.ids.baseAddress else {
       return
@@ -255,7 +264,7 @@ extension PreparedFrame {
     var sx = columns.lowerBound
     while sx < columns.upperBound {
       // Content set aside (negative depths) takes no environment sample.
-      guard hasOpenSample(at: rowBase + sx, depths: depths) else {
+      guard !skipsContent || hasOpenSample(at: rowBase + sx, depths: depths) else {
         sx += laneCount
         continue
       }
