@@ -71,17 +71,8 @@ public struct RunFolder {
       folder.messages = folder.readLines("messages.jsonl")
     }
     let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-    let files = names.compactMap(Self.frameNumber).sorted()
-    folder.frames = files
-    if let written = folder.framesWritten.map(Set.init) {
-      folder.frames = files.filter(written.contains)
-      folder.earlierRunFrameCount = files.count - folder.frames.count
-      if folder.earlierRunFrameCount > 0 {
-        folder.notes.append(
-          "frame files: \(folder.earlierRunFrameCount) written by earlier runs (not in run.json's "
-            + "framesWritten), left out")
-      }
-    }
+    folder.frames = names.compactMap(Self.frameNumber).sorted()
+    if let written = folder.framesWritten { folder.keepFrames(written, of: "run.json's") }
     for name in names.sorted() where !name.hasPrefix(".") {
       var sub: ObjCBool = false
       let child = path + "/" + name
@@ -109,18 +100,24 @@ public struct RunFolder {
     view.run["fps"] = parent.run["fps"]
     view.run["scene"] = parent.run["scene"]
     if let written = parent.framesWritten {
-      let kept = Set(written)
-      let files = view.frames
       view.framesWritten = written
-      view.frames = files.filter(kept.contains)
-      view.earlierRunFrameCount = files.count - view.frames.count
-      if view.earlierRunFrameCount > 0 {
-        view.notes.append(
-          "frame files: \(view.earlierRunFrameCount) written by earlier runs (not in the run's "
-            + "framesWritten), left out")
-      }
+      view.keepFrames(written, of: "the run's")
     }
     return view
+  }
+
+  /// Keeps the `frames` in `written` (the run's `framesWritten`, whose file `owner` names in
+  /// the note); the others were written by earlier runs and are counted and noted.
+  private mutating func keepFrames(_ written: [Int], of owner: String) {
+    let kept = Set(written)
+    let files = frames
+    frames = files.filter(kept.contains)
+    earlierRunFrameCount = files.count - frames.count
+    if earlierRunFrameCount > 0 {
+      notes.append(
+        "frame files: \(earlierRunFrameCount) written by earlier runs (not in \(owner) "
+          + "framesWritten), left out")
+    }
   }
 
   /// The frame number of a `frame_NNNNN.png` name as the frame loop writes it
