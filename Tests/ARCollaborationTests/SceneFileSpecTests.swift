@@ -114,6 +114,36 @@ struct SceneFileSpecTests {
     )
   }
 
+  @Test("a network link from a participant to itself names its field")
+  func selfLink() throws {
+    let (error, _, path) = load(
+      scene(
+        section:
+          "\n    \"network\": {\"links\": [{\"from\": \"A\", \"to\": \"A\", \"latency\": 0.1}]},"))
+    #expect(
+      error
+        == "\(path):5: field 'collaboration.network.links[0].to': 'A' is the link's own sender: a link joins two participants"
+    )
+  }
+
+  @Test(
+    "a model's zero quaternion names its field, as a track's does",
+    arguments: [
+      "[0, 0, 0, 0]", "[1e-50, 0, 0, 0]",
+    ])
+  func zeroRotation(_ written: String) throws {
+    let action =
+      "\n    \"assets\": {\"rock\": {\"sphere\": {\"radius\": 0.1}}},"
+      + "\n    \"actions\": [{\"t\": 0.1, \"participant\": \"A\", \"add\": "
+      + "{\"model\": \"m\", \"usdz\": \"rock\", \"rotation\": \(written)}}],"
+    let (error, _, _) = load(scene(section: action))
+    #expect(
+      error?.contains(
+        ":6: field 'collaboration.actions[0].add.rotation': a quaternion of zero length is no rotation"
+      )
+        == true, "\(error ?? "loaded")")
+  }
+
   @Test("a participant's KITTI track takes its times file; no field is ignored")
   func trackTimes() throws {
     let temporary = TemporaryFolder("specs-kitti")

@@ -204,6 +204,12 @@ struct CollaborationSceneBuilder {
       guard ids.contains(l.to) else {
         throw scene.error("\(at).to", "no participant \(InputText.quoted(l.to))")
       }
+      // A participant's messages never travel to itself: such a link would say nothing.
+      guard l.to != l.from else {
+        throw scene.error(
+          "\(at).to",
+          "\(InputText.quoted(l.to)) is the link's own sender: a link joins two participants")
+      }
       links[l.from, default: [:]][l.to] = try link(l.latency, l.jitter, l.loss, at, base: base)
     }
     let limits: SendLimits
@@ -249,6 +255,13 @@ struct CollaborationSceneBuilder {
   ) throws -> EntityTransform {
     let t = try floats(translation, count: 3, "\(field).translation", scene) ?? [0, 0, 0]
     let r = try floats(rotation, count: 4, "\(field).rotation", scene) ?? [0, 0, 0, 1]
+    // A quaternion of zero length (also one whose components round to Float zeros) is no
+    // rotation, as in a track file.
+    guard r.contains(where: { $0 != 0 }) else {
+      throw scene.error(
+        "\(field).rotation",
+        "a quaternion of zero length is no rotation: give (x, y, z, w), e.g. [0, 0, 0, 1]")
+    }
     let s = try floats(scale, count: 3, "\(field).scale", scene) ?? [1, 1, 1]
     return EntityTransform(
       scale: SIMD3(s[0], s[1], s[2]), rotation: SIMD4(r[0], r[1], r[2], r[3]),
