@@ -85,11 +85,15 @@ extension EnvironmentSurface {
       var alignment: PlaneAnchor.Alignment
       var normal: Vector3
       var offset: Double
+      /// The first triangle's own plane (unit normal on the side of `normal`, and offset).
+      var planeNormal: Vector3
+      var planeOffset: Double
       var triangles: [Int] = []
       var area = 0.0
     }
     var groups: [Group] = []
     var offsetBuckets = OffsetBuckets(width: settings.coplanarDistance)
+    var planeBuckets = OffsetBuckets(width: settings.coplanarDistance)
     let horizontalCos = cos(settings.horizontalTolerance)
     let verticalSin = sin(settings.verticalTolerance)
     let coplanarCos = cos(settings.coplanarAngle)
@@ -114,15 +118,26 @@ extension EnvironmentSurface {
       let centroid = (p0 * 3 + e1 + e2) / 3
       let offset = snapped.dot(centroid)
       let area = cross.length / 2
+      // The triangle's own plane: a tilted flat surface (within the alignment's tolerance) has
+      // one plane but triangles at different heights along the gravity-aligned normal.
+      let planeNormal = n.dot(snapped) < 0 ? -n : n
+      let planeOffset = planeNormal.dot(centroid)
+      // Joins a surface at its height (a bumpy floor or rug: one level within
+      // `coplanarDistance`) or in its plane (a tilted flat surface).
       @inline(__always) func joins(_ g: Int) -> Bool {
-        groups[g].alignment == alignment && groups[g].normal.dot(snapped) >= coplanarCos
-          && abs(groups[g].offset - offset) <= settings.coplanarDistance
+        guard groups[g].alignment == alignment, groups[g].normal.dot(snapped) >= coplanarCos
+        else { return false }
+        return abs(groups[g].offset - offset) <= settings.coplanarDistance
+          || (groups[g].planeNormal.dot(planeNormal) >= coplanarCos
+            && abs(groups[g].planeOffset - planeOffset) <= settings.coplanarDistance)
       }
       // The first group it joins, as a scan of all groups in order would find it.
       let bucket = offsetBuckets.bucket(offset)
+      let planeBucket = planeBuckets.bucket(planeOffset)
       var first: Int?
       for g in offsetBuckets.candidates(near: bucket, alignment: alignment, count: groups.count)
-      where joins(g) && g < (first ?? .max) {
+        + planeBuckets.candidates(near: planeBucket, alignment: alignment, count: groups.count)
+      where g < (first ?? .max) && joins(g) {
         first = g
       }
       if let g = first {
@@ -130,8 +145,11 @@ extension EnvironmentSurface {
         groups[g].area += area
       } else {
         offsetBuckets.insert(groups.count, bucket: bucket, alignment: alignment)
+        planeBuckets.insert(groups.count, bucket: planeBucket, alignment: alignment)
         groups.append(
-          Group(alignment: alignment, normal: snapped, offset: offset, triangles: [t], area: area))
+          Group(
+            alignment: alignment, normal: snapped, offset: offset, planeNormal: planeNormal,
+            planeOffset: planeOffset, triangles: [t], area: area))
       }
     }
 

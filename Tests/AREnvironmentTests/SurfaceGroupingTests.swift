@@ -83,6 +83,36 @@ import Testing
       ], inputPaths: [], warnings: [])
   }
 
+  @Test(
+    "a flat square tilted within the horizontal tolerance is one surface; a parallel one 3 cm above is another"
+  )
+  func tiltedSquare() throws {
+    // y = 0.17 · z: tilted by atan 0.17 = 9.6° (under the 10° tolerance). Its two triangles'
+    // centroids lie 11 cm apart in height, so grouping by height alone split it in two.
+    var positions: [SIMD3<Double>] = []
+    for (x, lift) in [(0.0, 0.0), (3.0, 0.03)] {
+      let corners = [(0.0, 0.0), (2.0, 0.0), (2.0, -2.0), (0.0, -2.0)].map {
+        SIMD3(x + $0.0, 0.17 * $0.1 + lift, $0.1)
+      }
+      positions += [corners[0], corners[1], corners[2], corners[0], corners[2], corners[3]]
+    }
+    let geometry = try #require(
+      EnvironmentGeometry(
+        positions: positions, uvs: positions.map { _ in .zero },
+        materialIndices: [Int32](repeating: 0, count: 4), materials: [EnvironmentMaterial()]))
+    let environment = Environment(
+      geometry: geometry,
+      parts: [Environment.Part(name: "tilted", triangles: 0..<4, classification: nil)],
+      inputPaths: [], warnings: [])
+    let surfaces = EnvironmentSurface.find(in: environment, alignments: [.horizontal])
+    #expect(surfaces.count == 2)
+    let area = 2 * 2 * (1 + 0.17 * 0.17).squareRoot()
+    for surface in surfaces {
+      #expect(abs(surface.area - area) < 1e-9, "\(surface.area)")
+      #expect(surface.alignment == .horizontal)
+    }
+  }
+
   @Test("squares on many levels: one surface per level, levels within 1 cm merged")
   func manyLevels() throws {
     // 3 000 levels 2 cm apart (no two within the 1 cm coplanar distance), each with a second
