@@ -31,7 +31,7 @@ enum LiveBenchCommand {
     settings.isPaced = !args.has("--as-fast-as-possible")
     if let track = args.value("--track") {
       // Named now: the bench's own scene file, which would name it later, is temporary.
-      guard FileManager.default.fileExists(atPath: track) else {
+      guard FileIO.exists(track) else {
         throw InputError(.missingInput, InputLocation(file: track), "--track: no such file")
       }
       settings.trackPath = track

@@ -1,4 +1,3 @@
-import ARFormats
 import ARLive
 import ARReplay
 import ARSession
@@ -59,11 +58,8 @@ enum StreamCommand {
     let limit = FrameHeader.maximumDimension
     guard width > limit || height > limit else { return }
     let field = width > limit ? "output.width" : "output.height"
-    let line = (try? FileIO.read(scene.sceneFilePath)).flatMap {
-      JSONSyntaxLocator.line(ofField: field, in: $0)
-    }
     throw InputError(
-      .badData, InputLocation(file: scene.sceneFilePath, line: line, field: field),
+      .badData, ReplayScene.fieldLocation(field, inSceneFile: scene.sceneFilePath),
       "\(width)×\(height) is over the stream's \(limit) pixels a side (the wire format, "
         + "Documentation/Live.md): render it to files, or stream a smaller output")
   }

@@ -25,17 +25,25 @@ extension ReplayScene {
       where error.location.file == path && error.location.line == nil
     {
       // A field error of the scene itself: add the line where the field is written.
-      if let field = error.location.field, let bytes = try? FileIO.read(path) {
-        error.location.line = JSONSyntaxLocator.line(ofField: field, in: bytes)
+      if let field = error.location.field {
+        error.location.line = fieldLocation(field, inSceneFile: path).line
       }
       throw error
     } catch var error as InputError where error.namedBy?.line == nil && error.namedBy != nil {
       // A file the scene names: add the line of the field that named it.
-      if let field = error.namedBy?.field, let bytes = try? FileIO.read(path) {
-        error.namedBy?.line = JSONSyntaxLocator.line(ofField: field, in: bytes)
+      if let field = error.namedBy?.field {
+        error.namedBy?.line = fieldLocation(field, inSceneFile: path).line
       }
       throw error
     }
+  }
+
+  /// Where the dotted field `field` (`output.width`, `nodes[0].geometry`) is written in the
+  /// scene file at `path`: the file, the 1-based line (nil when the file cannot be read or
+  /// the field is absent) and the field, for errors found after loading.
+  public static func fieldLocation(_ field: String, inSceneFile path: String) -> InputLocation {
+    let line = (try? FileIO.read(path)).flatMap { JSONSyntaxLocator.line(ofField: field, in: $0) }
+    return InputLocation(file: path, line: line, field: field)
   }
 }
 
