@@ -285,11 +285,15 @@ struct SceneResolver {
     scene.tracking = tracking
     scene.environment = environment
     scene.featurePoints = environment.map { EnvironmentFeaturePoints($0) }
-    // Computed before the planes are changed: the discovery reads the whole scene.
-    let discovered = try scene.discoveredPlanes()
-    scene.planes += discovered.anchors
-    scene.warnings += discovered.warnings
+    if let environment, !environment.planeDetection.isEmpty {
+      scene.discoverySurfaces = EnvironmentSurface.find(
+        in: environment, alignments: environment.planeDetection,
+        settings: PlaneDiscoverySettings())
+      scene.warnings += scene.planeDiscoveryWarnings()
+    }
     if tracking.isActive { scene.trackViews() }
+    // A multi-view scene's views discover their own (`scene(forView:)`).
+    if scene.multiView == nil { scene.planes += try scene.discoveredPlanes() }
     return scene
   }
 

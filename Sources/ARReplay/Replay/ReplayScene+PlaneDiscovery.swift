@@ -12,40 +12,14 @@ extension ReplayScene {
   /// size changes nothing) and, with a `tracking` section, the tracker's estimate then (a
   /// tracking simulation of its own, the same seed and ticks as the frame loop's). Identifiers
   /// are `discovered-1`, `discovered-2`, … in the order the anchors are added (skipping any a
-  /// hand-keyed plane uses). Empty without plane detection.
-  ///
-  /// A surface too large for `PlaneDiscoverySettings.maximumCellsPerSurface` cells of the
-  /// usual size is scanned in larger cells; where a cell's centre can then lie farther than
-  /// `maximumDistance` from any camera on it, the surface may never be seen, so such surfaces
-  /// are named in `warnings`.
+  /// hand-keyed plane uses). Empty without plane detection. In a multi-view scene each view
+  /// discovers its own (`scene(forView:)`: its track, start and tracker), as each device's
+  /// ARKit session does.
   /// - Throws: what the camera track throws for a τ outside it.
-  func discoveredPlanes() throws -> (anchors: [TimedPlaneAnchor], warnings: [String]) {
-    guard let environment, !environment.planeDetection.isEmpty else { return ([], []) }
-    let settings = PlaneDiscoverySettings()
+  func discoveredPlanes() throws -> [TimedPlaneAnchor] {
+    guard !discoverySurfaces.isEmpty else { return [] }
     var discovery = PlaneDiscovery(
-      surfaces: EnvironmentSurface.find(
-        in: environment, alignments: environment.planeDetection, settings: settings),
-      settings: settings)
-    guard !discovery.surfaces.isEmpty else { return ([], []) }
-    // Metres as a person reads them: whole above 10 m, one decimal below (a 0.5 m side is not 0).
-    func metres(_ x: Double) -> String {
-      x >= 10 ? "\(Int(x.rounded()))" : "\((x * 10).rounded() / 10)"
-    }
-    var warnings: [String] = []
-    for surface in discovery.surfaces where surface.cellSize > settings.maximumDistance {
-      let width = surface.maximum.a - surface.minimum.a
-      let depth = surface.maximum.b - surface.minimum.b
-      let name =
-        environment.parts.indices.contains(surface.part)
-        ? InputText.quoted(environment.parts[surface.part].name, limit: 60) : "a part"
-      let warning =
-        "environment: a \(metres(width)) m × \(metres(depth)) m surface of \(name) "
-        + "is scanned in \(metres(surface.cellSize)) m cells (at most "
-        + "\(settings.maximumCellsPerSurface) per surface), larger than the \(settings.maximumDistance) m "
-        + "range a cell is seen within; it may never be discovered as a plane"
-      // A box's top and bottom are two surfaces of one size: one warning says it.
-      if !warnings.contains(warning) { warnings.append(warning) }
-    }
+      surfaces: discoverySurfaces, settings: PlaneDiscoverySettings())
     let lastTime = schedule.time(ofFrame: schedule.frameCount - 1)
     let simulation = TrackingSimulation(
       configuration: tracking, arFrameRate: schedule.arFrameRate, lastTime: lastTime)
@@ -78,6 +52,35 @@ extension ReplayScene {
       }
       return identifiers[k]
     }
-    return (timelines.map { TimedPlaneAnchor(timeline: $0, visualization: "none") }, warnings)
+    return timelines.map { TimedPlaneAnchor(timeline: $0, visualization: "none") }
+  }
+
+  /// The surfaces plane discovery may never see: a surface too large for
+  /// `PlaneDiscoverySettings.maximumCellsPerSurface` cells of the usual size is scanned in
+  /// larger cells, and where a cell's centre can then lie farther than `maximumDistance` from
+  /// any camera on it, the surface may never be discovered. One warning per size and part.
+  func planeDiscoveryWarnings() -> [String] {
+    guard let environment else { return [] }
+    let settings = PlaneDiscoverySettings()
+    // Metres as a person reads them: whole above 10 m, one decimal below (a 0.5 m side is not 0).
+    func metres(_ x: Double) -> String {
+      x >= 10 ? "\(Int(x.rounded()))" : "\((x * 10).rounded() / 10)"
+    }
+    var warnings: [String] = []
+    for surface in discoverySurfaces where surface.cellSize > settings.maximumDistance {
+      let width = surface.maximum.a - surface.minimum.a
+      let depth = surface.maximum.b - surface.minimum.b
+      let name =
+        environment.parts.indices.contains(surface.part)
+        ? InputText.quoted(environment.parts[surface.part].name, limit: 60) : "a part"
+      let warning =
+        "environment: a \(metres(width)) m × \(metres(depth)) m surface of \(name) "
+        + "is scanned in \(metres(surface.cellSize)) m cells (at most "
+        + "\(settings.maximumCellsPerSurface) per surface), larger than the \(settings.maximumDistance) m "
+        + "range a cell is seen within; it may never be discovered as a plane"
+      // A box's top and bottom are two surfaces of one size: one warning says it.
+      if !warnings.contains(warning) { warnings.append(warning) }
+    }
+    return warnings
   }
 }

@@ -64,6 +64,8 @@ extension ReplayScene {
         )
       }
     }
+    // The view's own device discovers planes, from its own camera and tracker.
+    copy.planes += try copy.discoveredPlanes()
     return copy
   }
 

@@ -55,6 +55,9 @@ public struct ReplayScene: Sendable {
   /// Feature points sampled on the environment (ARKit's `rawFeaturePoints`; nil without an
   /// environment).
   public var featurePoints: EnvironmentFeaturePoints?
+  /// The environment's surfaces plane discovery watches (empty without
+  /// `environment.planeDetection`), found once at load for every view.
+  public var discoverySurfaces: [EnvironmentSurface] = []
   /// The sessions the scene asks for, one per registered kind whose section it has, in
   /// registration order (the order they run each tick).
   public var sessions: [SceneSession] = []
