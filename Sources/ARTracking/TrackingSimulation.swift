@@ -180,7 +180,8 @@ public final class TrackingSimulation {
       }
       if interruption == nil { updateRulesWithoutFrame(now: now) }
     } else {
-      let captureTime = min(max(t + jitter, 0), lastTime)
+      let captureTime = Self.outsideInterruptions(
+        min(max(t + jitter, 0), lastTime), tick: t, c.interruptions)
       let truth = try trueCamera(captureTime)
       var estimate = truth
       estimate.worldFromCamera = estimated(truth.worldFromCamera, error: stepError)
@@ -242,6 +243,21 @@ public final class TrackingSimulation {
   }
 
   /// τ in integer microseconds, rounded; values beyond ±9e12 s saturate (never a trap).
+  /// `captureTime` moved out of any interruption it falls in (`start ≤ τ < end`, on the
+  /// microsecond clock of the ticks), to the side of the window its tick `t` is on: `end`, or
+  /// one microsecond before `start`. No frame is captured while the session is interrupted,
+  /// jitter or not.
+  static func outsideInterruptions(
+    _ captureTime: Double, tick t: Double, _ interruptions: [Interruption]
+  ) -> Double {
+    let capture = microseconds(captureTime)
+    for window in interruptions
+    where capture >= microseconds(window.start) && capture < microseconds(window.end) {
+      return microseconds(t) >= microseconds(window.end) ? window.end : window.start - 1e-6
+    }
+    return captureTime
+  }
+
   static func microseconds(_ t: Double) -> Int64 {
     guard t.isFinite else { return t > 0 ? .max : .min }
     return Int64(max(min(t * 1e6, 9e18), -9e18).rounded())

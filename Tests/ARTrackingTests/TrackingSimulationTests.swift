@@ -210,4 +210,26 @@ import Testing
     #expect(ticks.contains { frames[$0].delivery == .dropped })
     #expect(ticks.contains { frames[$0].captureTime != Double($0) / 60 })
   }
+
+  @Test("jitter never moves a delivered frame's capture time into an interruption")
+  func jitterOutsideInterruptions() throws {
+    // σ 4 ms against 60 Hz ticks: the draw is clamped to ±8.3 ms, so the frames delivered
+    // next to each edge of the window are jittered across it in some seeds.
+    var clampedToEdge = 0
+    for seed: UInt64 in 0..<40 {
+      var c = Self.active()
+      c.seed = seed
+      c.frames.jitterSeconds = 0.004
+      c.interruptions = [Interruption(start: 1.0, end: 1.3)]
+      let frames = try Self.run(c, ticks: 120)
+      for (tick, frame) in frames.enumerated() where frame.delivery == .delivered {
+        let t = Double(tick) / 60
+        #expect(!(frame.captureTime >= 1.0 && frame.captureTime < 1.3), "seed \(seed) tick \(tick)")
+        #expect(abs(frame.captureTime - t) <= 1.0 / 120 + 1e-9)
+        if frame.captureTime == 1.3 || frame.captureTime == 1.0 - 1e-6 { clampedToEdge += 1 }
+      }
+    }
+    // The clamp was needed: without it these captures fell inside the window.
+    #expect(clampedToEdge > 0)
+  }
 }
