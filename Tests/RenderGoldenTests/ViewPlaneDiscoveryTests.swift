@@ -38,7 +38,8 @@ import Testing
       name,
       "{\"name\": \"single\", \(Self.header), \"track\": \(Self.tracks[track] ?? ""), \(Self.environment)}"
     )
-    return summary(try ReplayScene.load(path: fixture.directory + "/" + name, registry: .builtIn).planes)
+    let scene = try ReplayScene.load(path: fixture.directory + "/" + name, registry: .builtIn)
+    return summary(scene.planes)
   }
 
   /// The views' planes by participant id, the participants in `order`.
