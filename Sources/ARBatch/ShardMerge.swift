@@ -119,6 +119,10 @@ public struct ShardMerge {
         run, first, "frameCount", "\(run.frameCount)", "\(first.frameCount)",
         "different scenes")
       try agree(
+        run, first, "overlays", Self.overlaysText(run.overlays),
+        Self.overlaysText(first.overlays),
+        "frames drawn with different overlays (--hud, --debug) would be mixed")
+      try agree(
         run, first, "shard.count", "\(run.shard.count)", "\(first.shard.count)",
         "shards of different splits overlap")
       try agree(
@@ -179,6 +183,16 @@ public struct ShardMerge {
     throw InputError(
       .badData, InputLocation(file: run.runFile, field: field),
       "\(value) differs from \(first.runFile)'s \(expected) (\(why))")
+  }
+
+  /// A shard's `overlays` as a merge error names them: "--hud", "--debug feature-points",
+  /// both, "no overlays", or "no overlays recorded" (a run.json from before the field).
+  static func overlaysText(_ value: JSONValue) -> String {
+    guard case .object = value else { return "no overlays recorded" }
+    var drawn: [String] = []
+    if value["hud"] == .bool(true) { drawn.append("--hud") }
+    if value["featurePoints"] == .bool(true) { drawn.append("--debug feature-points") }
+    return drawn.isEmpty ? "no overlays" : drawn.joined(separator: " and ")
   }
 
   /// "; the first differing input is the track (…)", from `sceneInputs`.

@@ -15,6 +15,9 @@ struct ShardRun {
   let sceneHash: String
   let arsimVersion: String
   let frameCount: Int
+  /// `overlays` (`--hud`, `--debug feature-points`), as written; null from an ARSim that did
+  /// not record it.
+  let overlays: JSONValue
 
   var runFile: String { directory + "/run.json" }
 
@@ -56,6 +59,7 @@ struct ShardRun {
       throw InputError(.badData, field("frameCount"), "missing or not a positive integer")
     }
     frameCount = count
+    overlays = run["overlays"] ?? .null
     // A scene with several views lists the frames per view (`views[].framesWritten`).
     let listed =
       run["framesWritten"]

@@ -48,7 +48,17 @@ enum RenderCommand {
     let progress = output.isTerminal ? ProgressLine(output: output) : nil
     var options = ReplayOptions(
       outputDirectory: directory, frameRange: plan.frames, threads: threads)
-    options.runFields = plan.runFields
+    // What is drawn over the scene's pixels: shards that differ in it cannot be merged.
+    options.runFields =
+      plan.runFields + [
+        (
+          "overlays",
+          .object([
+            ("hud", .bool(args.has("--hud"))),
+            ("featurePoints", .bool(args.value("--debug") == "feature-points")),
+          ])
+        )
+      ]
     options.waitsForLock = args.has("--wait-for-lock")
     options.lockWaitNotice = { output.printError("arsim render: \($0)") }
     if let debug = args.value("--debug") {

@@ -165,6 +165,23 @@ struct ShardMergeTests {
       result.standardError.contains("strokes.jsonl (input 3 of 3)"), "\(result.standardError)")
   }
 
+  @Test("shards drawn with different overlays (--hud) are refused (65), naming them")
+  func differentOverlays() throws {
+    defer { fixture.remove() }
+    let plain = try fixture.renderShard(1, of: 4)
+    let drawn = try fixture.renderShard(2, of: 4, options: ["--hud"])
+    let run = try fixture.runFile(drawn)
+    #expect((run["overlays"] as? NSDictionary)?["hud"] as? Bool == true)
+    #expect((run["overlays"] as? NSDictionary)?["featurePoints"] as? Bool == false)
+    let result = fixture.arsim(["merge", fixture.root + "/merged", plain, drawn])
+    #expect(result.code == 65)
+    #expect(
+      result.standardError.contains("field 'overlays': --hud differs from"),
+      "\(result.standardError)")
+    #expect(result.standardError.contains("'s no overlays"), "\(result.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: fixture.root + "/merged"))
+  }
+
   @Test("shards of different ARSim versions are refused (65)")
   func differentVersion() throws {
     defer { fixture.remove() }
