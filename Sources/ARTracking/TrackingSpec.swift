@@ -37,7 +37,7 @@ public struct TrackingSpec: Decodable, Sendable {
   /// `insufficientFeatures`.
   public struct FeaturesSpec: Decodable, Sendable {
     /// A count of feature points (a whole number: a fraction is an error naming the field).
-    public var minimumPoints: JSONInteger
+    public var minimumPoints: JSONUnsignedInteger
   }
 
   /// One keyframe.
@@ -187,11 +187,7 @@ public struct TrackingSpec: Decodable, Sendable {
     c.maximumLinearSpeed = try nonNegative(
       excessiveMotion?.linearSpeed, "tracking.excessiveMotion.linearSpeed", "m/s")
     if let minimum = insufficientFeatures?.minimumPoints.value {
-      guard minimum >= 0 else {
-        throw TrackingSpecError(
-          "tracking.insufficientFeatures.minimumPoints", "must be ≥ 0 (got \(minimum))")
-      }
-      c.minimumFeaturePoints = minimum
+      c.minimumFeaturePoints = Int(clamping: minimum)
     }
     c.recoverySeconds = try nonNegative(recovery, "tracking.recovery", "s") ?? 0.5
     var previous = -Double.infinity

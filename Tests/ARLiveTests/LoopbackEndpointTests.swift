@@ -26,6 +26,17 @@ import Testing
     }
   }
 
+  @Test(
+    "127.0.0.0/8's network and broadcast addresses are refused: they name no host",
+    arguments: ["127.0.0.0", "127.255.255.255"])
+  func notAHost(host: String) {
+    #expect {
+      try LoopbackEndpoint(host: host, port: 80)
+    } throws: { error in
+      "\(error)".contains("the network or broadcast address of 127.0.0.0/8, not a host")
+    }
+  }
+
   @Test("the commands refuse a non-loopback host with a usage error (64)")
   func commandsRefuse() {
     let captured = CapturedOutput()

@@ -33,6 +33,11 @@ public struct LoopbackEndpoint: Hashable, Sendable, CustomStringConvertible {
       value = value << 8 | UInt32(byte)
     }
     guard value >> 24 == 127 else { throw NotLoopback(host: host) }
+    // The block's network and broadcast addresses name no host: a connect fails with
+    // "network unreachable" only after the run has started.
+    guard value != 0x7F00_0000, value != 0x7FFF_FFFF else {
+      throw NotLoopback(host: host, notAHost: true)
+    }
     self.init(address: value, port: port)
   }
 
@@ -45,9 +50,14 @@ public struct LoopbackEndpoint: Hashable, Sendable, CustomStringConvertible {
   public struct NotLoopback: Error, Sendable, CustomStringConvertible {
     /// The host as given.
     public var host: String
+    /// Whether it is 127.0.0.0/8's network or broadcast address (in the block, not a host).
+    public var notAHost = false
     /// The message for the command line.
     public var description: String {
-      "\(InputText.quoted(host)) is not a loopback address: live sessions only use 127.0.0.0/8 or localhost"
+      notAHost
+        ? "\(InputText.quoted(host)) is the network or broadcast address of 127.0.0.0/8, not a "
+          + "host: use another address in it, such as 127.0.0.1"
+        : "\(InputText.quoted(host)) is not a loopback address: live sessions only use 127.0.0.0/8 or localhost"
     }
   }
 

@@ -540,8 +540,14 @@ struct SceneResolver {
       guard target != plane.timeline.identifier,
         let survivor = resolved.first(where: { $0.timeline.identifier == target })
       else {
+        // Discovered anchors are found after the hand-keyed timelines are fixed.
+        let discovered =
+          target.hasPrefix("discovered-")
+          ? " (a hand-keyed plane merges into another hand-keyed plane; discovered anchors "
+            + "are not merge targets)" : ""
         throw error(
-          "planes[\(i)].mergedInto", "\(InputText.quoted(target)) names no other plane")
+          "planes[\(i)].mergedInto",
+          "\(InputText.quoted(target)) names no other plane in planes[]" + discovered)
       }
       guard survivor.timeline.version(at: t) != nil else {
         throw error(

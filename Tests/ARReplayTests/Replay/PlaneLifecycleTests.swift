@@ -142,4 +142,17 @@ struct PlaneLifecycleTests {
     #expect(code == 65, "\(message)")
     #expect(message.contains("field '\(field)'"), "\(message)")
   }
+
+  @Test("a merge into a discovered anchor's name says discovered anchors are not merge targets")
+  func mergeIntoDiscovered() throws {
+    let fixture = try Self.fixture(
+      scene: Self.scene(
+        planes: #"{"id": "floor", "position": [0, 0, 0], "extent": [1, 1], "#
+          + #""disappearsAt": 1, "mergedInto": "discovered-1"}"#))
+    defer { fixture.remove() }
+    let (code, message) = render(fixture)
+    #expect(code == 65, "\(message)")
+    #expect(message.contains("field 'planes[0].mergedInto'"), "\(message)")
+    #expect(message.contains("discovered anchors are not merge targets"), "\(message)")
+  }
 }

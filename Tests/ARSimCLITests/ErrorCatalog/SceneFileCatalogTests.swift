@@ -272,7 +272,19 @@ import Testing
       ], render, code: Exit.badData,
       mentions: [
         "scene.json:5:", "field 'tracking.insufficientFeatures.minimumPoints'",
-        "expected an integer",
+        "expected an integer from 0 to 2^64-1", "found 2.5",
+      ]),
+    CatalogCase(
+      "a negative feature-point count, with the message a fraction gets (a newcomer's finding: "
+        + "the fraction's message invited negative counts)",
+      files: [
+        "scene.json": tinyScene(
+          "\"tracking\": {\"insufficientFeatures\": {\"minimumPoints\": -1}}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: [
+        "scene.json:5:", "field 'tracking.insufficientFeatures.minimumPoints'",
+        "expected an integer from 0 to 2^64-1", "found -1",
       ]),
     CatalogCase(
       "a dropped frame at τ = 0, which always arrives (was silently ignored)",
