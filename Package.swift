@@ -186,7 +186,7 @@ let package = Package(
     .target(
       name: "ARHeadsUpDisplay", dependencies: ["ARSession", "ARText", "ARRenderCore"],
       swiftSettings: cxxInterop),
-    .target(name: "ARReport", dependencies: ["ARRender"], swiftSettings: cxxInterop),
+    .target(name: "ARReport", dependencies: ["ARRender", "ARSupport"], swiftSettings: cxxInterop),
 
     // MARK: Tools
     // The command line: registers the built-in session kinds.

@@ -1,3 +1,4 @@
+import ARSupport
 import Foundation
 
 /// The kinds of events the timeline draws in lanes of their own (issue 20's list); any
@@ -311,7 +312,8 @@ enum TraceReading {
   /// nodes from the trace only).
   static func scenePlanes(sceneFile: String?, folder: String) -> [MapPlane] {
     guard let sceneFile, !sceneFile.isEmpty else { return [] }
-    let candidates = [sceneFile, (folder as NSString).deletingLastPathComponent + "/" + sceneFile]
+    let candidates =
+      [sceneFile] + (FileIO.parentFolder(of: folder).map { [$0 + "/" + sceneFile] } ?? [])
     guard
       let data = candidates.lazy.compactMap({ FileManager.default.contents(atPath: $0) }).first,
       data.count < 64 << 20,

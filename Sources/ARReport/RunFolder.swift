@@ -135,7 +135,7 @@ public struct RunFolder {
 
   /// The scene's name: `run.json`'s `scene`, else the folder's name.
   public var sceneName: String {
-    run["scene"]?.text ?? (path as NSString).lastPathComponent
+    run["scene"]?.text ?? FileIO.lastComponent(path)
   }
 
   private mutating func readRunJSON() {

@@ -97,7 +97,7 @@ extension RenderCommand {
     let videos = VideoOutputs()
     let earlier = options.frameSinks
     options.frameSinks = { @Sendable setup in
-      let view = (setup.outputDirectory as NSString).lastPathComponent
+      let view = FileIO.lastComponent(setup.outputDirectory)
       let output = multiView ? VideoCommand.viewVideoPath(path, view) : path
       let encoder = try VideoEncoder(
         outputPath: output, settings: settings, environment: environment)

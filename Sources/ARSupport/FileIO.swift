@@ -190,6 +190,23 @@ public enum FileIO {
     return String(cString: resolved)
   }
 
+  /// The last component of `path`, trailing slashes ignored ("out" for `runs/out/`, "/" for
+  /// `/`, "." for `.`). Foundation's `NSString.lastPathComponent` and
+  /// `deletingLastPathComponent` trap on some one-character paths on Linux, so ARSim uses these.
+  public static func lastComponent(_ path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    guard trimmed != "/" else { return "/" }
+    return split(String(trimmed)).name
+  }
+
+  /// The folder that holds `path`, links, `.` and `..` resolved (`realPath`), or nil when
+  /// `path` does not exist; `/` for `/`.
+  public static func parentFolder(of path: String) -> String? {
+    guard let resolved = realPath(path) else { return nil }
+    return resolved == "/" ? "/" : split(resolved).folder
+  }
+
   /// Whether `path` exists and, links resolved, lies outside `folder` (links resolved too): the
   /// check that keeps a link inside an input folder from reading a file elsewhere.
   public static func leadsOutside(_ path: String, folder: String) -> Bool {

@@ -1,0 +1,40 @@
+import ARTestSupport
+import Foundation
+import Testing
+
+/// `arsim report` on a folder named by one character, as a user types it from the parent or
+/// from inside (`report y`, `report .`): Foundation's path methods trapped (SIGILL) on such
+/// names, after the frames were written (a newcomer's finding). The built binary, in a
+/// process of its own, so that the test can set the working folder.
+@Suite struct ReportFolderNameTests {
+  @Test("report y from its parent and report . from inside write report.html and exit 0")
+  func oneCharacterFolder() throws {
+    let arsim = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("arsim").path
+    try #require(FileManager.default.fileExists(atPath: arsim), "build arsim first: \(arsim)")
+    let source = try RenderedRun.folder.get()
+    let temporary = TemporaryFolder("report-name")
+    defer { temporary.remove() }
+    let folder = temporary.path + "/y"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for name in ["run.json", "trace.jsonl", "events.jsonl", "frame_00000.png"] {
+      try FileManager.default.copyItem(atPath: source + "/" + name, toPath: folder + "/" + name)
+    }
+    for (directory, argument) in [(temporary.path, "y"), (folder, ".")] {
+      try? FileManager.default.removeItem(atPath: folder + "/report.html")
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: arsim)
+      process.arguments = ["report", argument]
+      process.currentDirectoryURL = URL(fileURLWithPath: directory)
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let deadline = Date(timeIntervalSinceNow: 60)
+      while process.isRunning, Date() < deadline { usleep(10_000) }
+      if process.isRunning { process.terminate() }
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0, "report \(argument)")
+      #expect(FileManager.default.fileExists(atPath: folder + "/report.html"), "report \(argument)")
+    }
+  }
+}
