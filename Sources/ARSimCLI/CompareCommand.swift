@@ -188,6 +188,19 @@ enum CompareCommand {
     var zoom: DifferenceZoom?
   }
 
+  /// `<ACTUAL>-compare` beside ACTUAL: trailing slashes dropped, and an ACTUAL that ends in
+  /// `.` or `..` (`report .` from inside it) resolved first, so the report never lands inside
+  /// ACTUAL.
+  static func defaultReportFolder(actual: String) -> String {
+    let last = FileIO.lastComponent(actual)
+    if last == "." || last == "..", let resolved = FileIO.realPath(actual), resolved != "/" {
+      return resolved + "-compare"
+    }
+    var trimmed = Substring(actual)
+    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    return trimmed + "-compare"
+  }
+
   static func compareFolders(_ options: Options, output: CommandOutput) throws -> ExitCode {
     let expectedNames = try pngNames(in: options.expected)
     let actualNames = try pngNames(in: options.actual)
@@ -197,10 +210,7 @@ enum CompareCommand {
         .missingInput, InputLocation(file: options.actual),
         "no PNG files in EXPECTED (\(InputText.escaped(options.expected))) or ACTUAL")
     }
-    let trimmedActual =
-      options.actual.hasSuffix("/")
-      ? String(options.actual.dropLast()) : options.actual
-    let reportFolder = options.diff ?? (trimmedActual + "-compare")
+    let reportFolder = options.diff ?? defaultReportFolder(actual: options.actual)
     var rows: [Row] = []
     var errorCode: ExitCode?
     var folderMade = false

@@ -268,6 +268,12 @@ final class CompareCommandTests {
     _ = try write(Self.image(change: (0, 0, (255, 255, 255, 255))), "a/frame.png")
     #expect(run([root + "/e", root + "/a/"]).0 == 1)
     #expect(FileManager.default.fileExists(atPath: root + "/a-compare/report.html"))
+    // ACTUAL spelled with a trailing `.` (as `compare ../e .` from inside it): still beside
+    // it, not inside (a newcomer's finding: `a/.-compare/`).
+    try FileManager.default.removeItem(atPath: root + "/a-compare")
+    #expect(run([root + "/e", root + "/a/."]).0 == 1)
+    #expect(FileManager.default.fileExists(atPath: root + "/a-compare/report.html"))
+    #expect(!FileManager.default.fileExists(atPath: root + "/a/.-compare"))
   }
 
   @Test("a corrupt PNG in a folder exits 65 after comparing the rest")
