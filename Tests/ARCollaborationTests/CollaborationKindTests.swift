@@ -88,6 +88,27 @@ struct CollaborationKindTests {
     #expect(!without.contains { $0.contains("ignored") }, "\(without)")
   }
 
+  @Test("a participant's track too short for its start and the duration names its field and line")
+  func trackTooShort() throws {
+    let folder = TemporaryFolder("collab-short")
+    defer { folder.remove() }
+    let track = Self.inputs + "/arkit_datalogger_camera_pose.txt"
+    let scene = folder.write(
+      """
+      {"name": "k", "duration": 1, "collaboration": {"participants": [
+        \(participant("A")),
+        {"id": "B", "start": 1e6,
+         "track": {"path": "\(track)"}, "anchor": {"position": [0, 0, -1]}}]}}
+      """, to: "scene.json")
+    let (code, output) = runCommand(["render", scene, "--out", folder.file("out")])
+    #expect(code == 65, "\(output.standardError)")
+    // Line 4: the track's key (a newcomer saw "field 'view 'B' track'" with no line).
+    #expect(
+      output.standardError.contains("scene.json:4: field 'collaboration.participants[1].track'"),
+      "\(output.standardError)")
+    #expect(output.standardError.contains("view 'B': the replay runs to 1000001.0 s"))
+  }
+
   @Test("a good section loads; bad ones name the field")
   func errors() throws {
     let two = participant("A") + ", " + participant("B")

@@ -100,10 +100,11 @@ struct CollaborationSceneBuilder {
     }
     let viewport = try scene.choice(spec.viewport, Viewport.self, field: "\(field).viewport")
     let outputSize = try spec.output.map { try scene.size($0, field: "\(field).output") }
-    let view = ReplayView(
+    var view = ReplayView(
       name: spec.id, track: track, trackPaths: trackPaths, start: spec.start ?? 0,
       clampTrack: spec.track.clamp ?? false, captureIntrinsics: intrinsics, viewport: viewport,
       outputSize: outputSize)
+    view.trackField = "\(field).track"
 
     let anchor = try collabAnchor(spec.anchor, id: spec.id, field: "\(field).anchor", scene)
     let globeAnchor = try spec.globeAnchor.map {

@@ -58,10 +58,14 @@ extension ReplayScene {
       let needed = view.start + schedule.time(ofTick: lastTick)
       let available = last.timeSeconds - first.timeSeconds
       if needed > available + 1e-9 {
+        let location =
+          view.trackField.map { Self.fieldLocation($0, inSceneFile: sceneFilePath) }
+          ?? InputLocation(file: sceneFilePath, field: "view '\(view.name)' track")
         throw InputError(
-          .badData, InputLocation(file: sceneFilePath, field: "view '\(view.name)' track"),
-          "the replay runs to \(needed) s after the track's first pose but the track lasts \(available) s (set its track's clamp to hold the last pose)"
-        )
+          .badData, location,
+          "view '\(view.name)': the replay runs to \(needed) s after the track's first pose "
+            + "(its start + the scene's duration) but the track lasts \(available) s (shorten "
+            + "the duration or the start, or set the track's clamp to hold the last pose)")
       }
     }
     // The view's own device discovers planes, from its own camera and tracker.

@@ -25,6 +25,9 @@ public struct ReplayView: Sendable {
   /// The view's tracker when the scene has a `tracking` section (set by the scene loader), nil
   /// for the track's camera.
   public var tracking: ViewTracking?
+  /// The scene-file field that gave the track (`collaboration.participants[2].track`), for
+  /// errors that name it with its line; nil: named by the view.
+  public var trackField: String?
 
   /// Creates a view.
   public init(
