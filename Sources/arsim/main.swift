@@ -21,7 +21,8 @@ for index in 1..<Int(CommandLine.argc) {
   guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else {
     continue
   }
-  let message = "arsim: error: argument \(index) is not valid UTF-8 (tokens, names and paths "
+  let message =
+    "arsim: error: argument \(index) is not valid UTF-8 (tokens, names and paths "
     + "are read as UTF-8 text)\n"
   _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
   exit(64)
