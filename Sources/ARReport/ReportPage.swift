@@ -48,7 +48,19 @@ struct ReportPage {
       frames: chosen, path: { folder.path + "/" + RunFolder.frameName($0) },
       maximumWidth: report.thumbnailWidth, maximumHeight: report.thumbnailHeight,
       byteBudget: report.thumbnailByteBudget / max(1, main.views.count + 1))
-    thumbnailCount += thumbnails.count
+    // Counted are the thumbnails shown; an unreadable frame is a note (and on the terminal).
+    let unreadable = thumbnails.filter { $0.dataURL == nil }
+    thumbnailCount += thumbnails.count - unreadable.count
+    if let first = unreadable.first {
+      let names = unreadable.prefix(5).map { RunFolder.frameName($0.frame) }
+      let more = unreadable.count > 5 ? " and \(unreadable.count - 5) more" : ""
+      let problem = first.problem ?? "unreadable"
+      notes.append(
+        prefix + names.joined(separator: ", ") + more + ": "
+          + (unreadable.count == 1
+            ? "unreadable: \(problem)"
+            : "\(unreadable.count) sampled frames unreadable (the first: \(problem))"))
+    }
     sheets.append((view, thumbnails, folder.frames.count))
   }
 

@@ -9,6 +9,8 @@ enum ReportThumbnails {
     var height: Int
     /// `data:image/png;base64,…`, or nil when the frame could not be read.
     var dataURL: String?
+    /// Why the frame could not be read (the PNG reader's message), when it could not.
+    var problem: String?
   }
 
   /// The frames to show: all when there are at most `maximumCount`, else `maximumCount`
@@ -63,8 +65,18 @@ enum ReportThumbnails {
   static func make(
     path: String, frame: Int, maximumWidth: Int, maximumHeight: Int
   ) -> Thumbnail {
-    guard let image = try? Image(contentsOfPNG: path), image.width > 0, image.height > 0 else {
-      return Thumbnail(frame: frame, width: maximumWidth, height: maximumHeight, dataURL: nil)
+    let image: Image
+    do {
+      image = try Image(contentsOfPNG: path)
+    } catch {
+      return Thumbnail(
+        frame: frame, width: maximumWidth, height: maximumHeight, dataURL: nil,
+        problem: (error as? any LocatedError)?.reason ?? "\(error)")
+    }
+    guard image.width > 0, image.height > 0 else {
+      return Thumbnail(
+        frame: frame, width: maximumWidth, height: maximumHeight, dataURL: nil,
+        problem: "an empty image")
     }
     let scale = min(
       1, Double(maximumWidth) / Double(image.width), Double(maximumHeight) / Double(image.height))
@@ -72,7 +84,9 @@ enum ReportThumbnails {
     let height = max(1, Int((Double(image.height) * scale).rounded()))
     let small = downscale(image, width: width, height: height)
     guard let png = try? small.pngData(options: .small) else {
-      return Thumbnail(frame: frame, width: width, height: height, dataURL: nil)
+      return Thumbnail(
+        frame: frame, width: width, height: height, dataURL: nil,
+        problem: "its thumbnail could not be encoded")
     }
     return Thumbnail(
       frame: frame, width: width, height: height,

@@ -14,7 +14,8 @@ enum ReportCommand {
     let summary = try ReplayReport().write(directory: directory)
     output.printError(
       "arsim report: \(summary.path) (\(summary.bytes / 1024) KiB, \(summary.thumbnails) "
-        + "thumbnails, \(summary.events) events)")
+        + (summary.thumbnails == 1 ? "thumbnail" : "thumbnails")
+        + ", \(summary.events) " + (summary.events == 1 ? "event" : "events") + ")")
     // The page's notes on the terminal too: a line left out is not only in the HTML.
     for note in summary.notes { output.printError("arsim report: note: " + note) }
     return .ok

@@ -1,3 +1,4 @@
+import ARReport
 import ARTestSupport
 import Foundation
 import Testing
@@ -36,5 +37,38 @@ import Testing
       #expect(process.terminationStatus == 0, "report \(argument)")
       #expect(FileManager.default.fileExists(atPath: folder + "/report.html"), "report \(argument)")
     }
+  }
+}
+
+/// Frames the contact sheet cannot read are notes (printed by `arsim report`) and are not
+/// counted as thumbnails (a newcomer's finding: "31 thumbnails" with 3 of them unreadable and
+/// no note on the terminal).
+@Suite struct ReportUnreadableFrameTests {
+  @Test("three truncated frames: one note naming them and the reader's reason; 28 thumbnails")
+  func truncatedFrames() throws {
+    let source = try RenderedRun.folder.get()
+    let temporary = TemporaryFolder("report-unreadable")
+    defer { temporary.remove() }
+    let folder = temporary.path + "/run"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for name in ["run.json", "trace.jsonl", "events.jsonl"] {
+      try FileManager.default.copyItem(atPath: source + "/" + name, toPath: folder + "/" + name)
+    }
+    // 31 frames (all shown: at most 60 are sampled), three cut to half their bytes.
+    for frame in 0...30 {
+      let name = String(format: "frame_%05d.png", frame)
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: source + "/" + name))
+      try ([1, 2, 3].contains(frame) ? bytes.prefix(bytes.count / 2) : bytes)
+        .write(to: URL(fileURLWithPath: folder + "/" + name))
+    }
+    let summary = try ReplayReport().write(directory: folder)
+    #expect(summary.thumbnails == 28)
+    let notes = summary.notes.filter { $0.contains("unreadable") }
+    #expect(notes.count == 1, "\(summary.notes)")
+    #expect(
+      notes.first?.hasPrefix(
+        "frame_00001.png, frame_00002.png, frame_00003.png: 3 sampled frames unreadable") == true,
+      "\(notes)")
+    #expect(notes.first?.contains("truncated") == true, "\(notes)")
   }
 }
