@@ -126,6 +126,18 @@ struct SceneFileSpecTests {
     )
   }
 
+  @Test("a second link for one direction names its field and the first (it won silently)")
+  func duplicateLink() throws {
+    let links =
+      #"{"from": "A", "to": "B", "latency": 0.1}, {"from": "B", "to": "A", "latency": 0.2},"#
+      + #" {"from": "A", "to": "B", "latency": 0.5}"#
+    let (error, _, path) = load(scene(section: "\n    \"network\": {\"links\": [\(links)]},"))
+    #expect(
+      error
+        == "\(path):5: field 'collaboration.network.links[2]': a second link from 'A' to 'B' "
+        + "(collaboration.network.links[0] is the first): one link per direction")
+  }
+
   @Test(
     "a model's zero quaternion names its field, as a track's does",
     arguments: [

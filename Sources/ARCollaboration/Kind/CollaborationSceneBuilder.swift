@@ -211,6 +211,15 @@ struct CollaborationSceneBuilder {
           "\(at).to",
           "\(InputText.quoted(l.to)) is the link's own sender: a link joins two participants")
       }
+      // Two links for one direction: the last would win silently.
+      if let earlier = (spec?.links ?? []).prefix(i).firstIndex(where: {
+        $0.from == l.from && $0.to == l.to
+      }) {
+        throw scene.error(
+          at,
+          "a second link from \(InputText.quoted(l.from)) to \(InputText.quoted(l.to)) "
+            + "(\(field).links[\(earlier)] is the first): one link per direction")
+      }
       links[l.from, default: [:]][l.to] = try link(l.latency, l.jitter, l.loss, at, base: base)
     }
     let limits: SendLimits
