@@ -160,6 +160,9 @@ enum StreamCommand {
     var line = "arsim \(command): \(summary.framesOut) frames "
     if sender != nil {
       line += "sent, \(summary.dropped.count) dropped"
+      if !summary.unsent.isEmpty {
+        line += ", \(summary.unsent.count) unsent when the stream broke"
+      }
       if let median = median(summary.tickToWire) {
         line +=
           " (tick to wire: median \(formatted(median, 2)) ms, p99 "

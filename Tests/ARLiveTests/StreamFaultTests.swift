@@ -45,6 +45,13 @@ import Testing
     #expect(!streamer.dropped.isEmpty)
     // Never more than two frames held: every offer beyond them was dropped, not queued.
     #expect(UInt64(streamer.sent.count + streamer.dropped.count + 2) >= sequence - 1)
+    // Every frame offered before the failing offer is sent, dropped or unsent, once: the one
+    // whose send broke first, then the one that waited (the summary once lost them).
+    let accounted = streamer.sent.map(\.sequence) + streamer.dropped + streamer.unsent
+    #expect(accounted.count == Int(sequence - 1))
+    #expect(Set(accounted) == Set(0..<(sequence - 1)))
+    #expect((1...2).contains(streamer.unsent.count))
+    #expect(streamer.unsent == streamer.unsent.sorted())
     #expect(ContinuousClock.now - start < .seconds(4))
     withExtendedLifetime(app) {}
   }

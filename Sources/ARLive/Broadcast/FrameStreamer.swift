@@ -34,6 +34,9 @@ public final class FrameStreamer: @unchecked Sendable {  // state under `conditi
   private var thread: Thread?
   /// Frames dropped because the buffer was full, by sequence.
   public private(set) var dropped: [UInt64] = []
+  /// Frames taken but never wholly sent because the stream broke: the one being sent when it
+  /// broke (the first), then any that waited. Every offered frame is sent, dropped or here.
+  public private(set) var unsent: [UInt64] = []
   /// Frames sent, in order.
   private var sentFrames: [Sent] = []
 
@@ -144,6 +147,8 @@ public final class FrameStreamer: @unchecked Sendable {  // state under `conditi
       sending = false
       if let error {
         failure = error
+        unsent = [sequence] + waiting.map(\.0)
+        waiting.removeAll()
       } else {
         sentFrames.append(
           Sent(

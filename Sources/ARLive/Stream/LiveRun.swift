@@ -47,6 +47,8 @@ public struct LiveRun {
     public var framesOut = 0
     /// Frames dropped under back-pressure, by sequence.
     public var dropped: [UInt64] = []
+    /// Frames taken for sending but not sent because the stream broke (`FrameStreamer.unsent`).
+    public var unsent: [UInt64] = []
     /// Tick-to-wire latencies of the sent frames, milliseconds.
     public var tickToWire: [Double] = []
     /// Stroke latencies, milliseconds: arrival to the first frame showing a sphere of the message
@@ -172,7 +174,8 @@ public struct LiveRun {
       if let sender, let stream = holder.stream {
         let live = error as? LiveError ?? LiveError(.system, "\(error)")
         sender.fail(live)
-        let frame = stream.records.last?.frame ?? 0
+        // The frame whose send broke, else (a failure before any send) the last one made.
+        let frame = streamer?.unsent.first.map { Int(clamping: $0) } ?? stream.records.last?.frame ?? 0
         try? stream.appendEvents(
           Self.stateEvents(
             Array(sender.transitions.suffix(1)), frame: frame, t: schedule.time(ofFrame: frame)))
@@ -183,6 +186,7 @@ public struct LiveRun {
       holder: holder, streamer: streamer, strokes: strokes, paced: isPaced, format: format)
     summary.framesOut = report.framesOut
     summary.dropped = streamer?.dropped ?? []
+    summary.unsent = streamer?.unsent ?? []
     summary.tickToWire = report.tickToWire
     summary.strokeLatency = report.strokeLatency
     if let strokes {
@@ -287,6 +291,8 @@ public struct LiveRun {
       fields += [
         ("framesSent", .integer(out.count)), ("framesDropped", .integer(dropped.count)),
         ("droppedSequences", .array(dropped.prefix(1000).map { .integer(Int(clamping: $0)) })),
+        ("framesUnsent", .integer(streamer?.unsent.count ?? 0)),
+        ("unsentSequences", .array((streamer?.unsent ?? []).map { .integer(Int(clamping: $0)) })),
         ("bytesSent", .integer(bytes)), ("pixelFormat", .string(format.rawValue)),
         ("tickToWire", percentiles(report.tickToWire)),
       ]
