@@ -175,7 +175,8 @@ public struct LiveRun {
         let live = error as? LiveError ?? LiveError(.system, "\(error)")
         sender.fail(live)
         // The frame whose send broke, else (a failure before any send) the last one made.
-        let frame = streamer?.unsent.first.map { Int(clamping: $0) } ?? stream.records.last?.frame ?? 0
+        let frame =
+          streamer?.unsent.first.map { Int(clamping: $0) } ?? stream.records.last?.frame ?? 0
         try? stream.appendEvents(
           Self.stateEvents(
             Array(sender.transitions.suffix(1)), frame: frame, t: schedule.time(ofFrame: frame)))
