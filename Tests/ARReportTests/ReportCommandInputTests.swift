@@ -10,8 +10,7 @@ import Testing
 @Suite struct ReportFolderNameTests {
   @Test("report y from its parent and report . from inside write report.html and exit 0")
   func oneCharacterFolder() throws {
-    let arsim = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("arsim").path
+    let arsim = BuiltArsim.path
     try #require(FileManager.default.fileExists(atPath: arsim), "build arsim first: \(arsim)")
     let source = try RenderedRun.folder.get()
     let temporary = TemporaryFolder("report-name")
@@ -23,18 +22,8 @@ import Testing
     }
     for (directory, argument) in [(temporary.path, "y"), (folder, ".")] {
       try? FileManager.default.removeItem(atPath: folder + "/report.html")
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: arsim)
-      process.arguments = ["report", argument]
-      process.currentDirectoryURL = URL(fileURLWithPath: directory)
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      let deadline = Date(timeIntervalSinceNow: 60)
-      while process.isRunning, Date() < deadline { usleep(10_000) }
-      if process.isRunning { process.terminate() }
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0, "report \(argument)")
+      let (status, _) = try BuiltArsim.run(arsim, ["report", argument], directory: directory)
+      #expect(status == 0, "report \(argument)")
       #expect(FileManager.default.fileExists(atPath: folder + "/report.html"), "report \(argument)")
     }
   }

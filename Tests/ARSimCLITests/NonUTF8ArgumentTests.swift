@@ -1,3 +1,4 @@
+import ARTestSupport
 import Foundation
 import Testing
 
@@ -8,23 +9,10 @@ import Testing
 @Suite struct NonUTF8ArgumentTests {
   @Test("a token byte 0xFF is a usage error naming the argument; valid UTF-8 passes")
   func refused() throws {
-    let arsim = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("arsim").path
+    let arsim = BuiltArsim.path
     try #require(FileManager.default.fileExists(atPath: arsim), "build arsim first: \(arsim)")
     func run(_ script: String) throws -> (Int32, String) {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = ["-c", script, "sh", arsim]
-      let errors = Pipe()
-      process.standardError = errors
-      process.standardOutput = FileHandle.nullDevice
-      try process.run()
-      let deadline = Date(timeIntervalSinceNow: 30)
-      while process.isRunning, Date() < deadline { usleep(10_000) }
-      if process.isRunning { process.terminate() }
-      process.waitUntilExit()
-      let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      return (process.terminationStatus, text)
+      try BuiltArsim.run("/bin/sh", ["-c", script, "sh", arsim], seconds: 30)
     }
     let (code, message) = try run(
       #""$1" receive --port 0 --peer-token "$(printf '\377')" --my-token rx --out /nonexistent/x"#)
