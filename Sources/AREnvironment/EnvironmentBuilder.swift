@@ -287,6 +287,8 @@ struct EnvironmentBuilder {
       let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
       let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
       try checkSize(width: width, height: height, file: file)
+      // And the textures' total, before hundreds of MB are decoded only to be refused.
+      try checkTotal(adding: width * height, file: file)
     }
     let image: Image
     do {
@@ -311,14 +313,20 @@ struct EnvironmentBuilder {
 
   mutating func counted(_ texture: Texture, file: String) throws -> Texture {
     try checkSize(width: texture.width, height: texture.height, file: file)
+    try checkTotal(adding: texture.width * texture.height, file: file)
     texelCount += texture.width * texture.height
-    guard texelCount <= EnvironmentLimits.textureTexels else {
+    return texture
+  }
+
+  /// Refuses a texture of `texels` that would take the environment's textures past
+  /// `EnvironmentLimits.textureTexels` together.
+  func checkTotal(adding texels: Int, file: String) throws {
+    guard texelCount + texels <= EnvironmentLimits.textureTexels else {
       throw InputError(
         .badData, InputLocation(file: file),
         "the environment's textures pass the limit of \(EnvironmentLimits.textureTexels >> 20) Mi "
           + "texels together")
     }
-    return texture
   }
 
   mutating func addPrimitive(_ spec: EnvironmentSpec.PrimitiveSpec, field: String) throws {

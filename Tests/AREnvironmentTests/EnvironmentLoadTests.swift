@@ -359,5 +359,22 @@ struct EnvironmentLoadTests {
     }
     #expect(cut?.kind == .badData)
     #expect(cut?.location.file == folder.directory + "/cut.png")
+    // Textures over 64 Mi texels together: the one that passes it is refused from its header,
+    // before it is decoded (8192 × 8192 after a 2 × 2: the header alone, so decoding would
+    // have said "truncated" instead).
+    try folder.write("small.png", try Image(width: 2, height: 2).pngData())
+    var header8192: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+    header8192 += Array("IHDR".utf8) + [0, 0, 0x20, 0x00, 0, 0, 0x20, 0x00, 8, 6, 0, 0, 0]
+    try folder.write("huge.png", header8192)
+    let total = failure {
+      _ = try load(
+        #"{"primitives": [{"plane": {"width": 1, "height": 1}, "material": {"texture": "small.png"}}, "#
+          + #"{"plane": {"width": 1, "height": 1}, "material": {"texture": "huge.png"}}]}"#,
+        in: folder)
+    }
+    #expect(total?.location.file == folder.directory + "/huge.png")
+    #expect(
+      total?.reason == "the environment's textures pass the limit of 64 Mi texels together",
+      "\(String(describing: total))")
   }
 }
