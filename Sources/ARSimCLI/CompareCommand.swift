@@ -196,9 +196,7 @@ enum CompareCommand {
     if last == "." || last == "..", let resolved = FileIO.realPath(actual), resolved != "/" {
       return resolved + "-compare"
     }
-    var trimmed = Substring(actual)
-    while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-    return trimmed + "-compare"
+    return FileIO.withoutTrailingSlashes(actual) + "-compare"
   }
 
   static func compareFolders(_ options: Options, output: CommandOutput) throws -> ExitCode {

@@ -48,17 +48,7 @@ enum RenderCommand {
     let progress = output.isTerminal ? ProgressLine(output: output) : nil
     var options = ReplayOptions(
       outputDirectory: directory, frameRange: plan.frames, threads: threads)
-    // What is drawn over the scene's pixels: shards that differ in it cannot be merged.
-    options.runFields =
-      plan.runFields + [
-        (
-          "overlays",
-          .object([
-            ("hud", .bool(args.has("--hud"))),
-            ("featurePoints", .bool(args.value("--debug") == "feature-points")),
-          ])
-        )
-      ]
+    options.runFields = plan.runFields
     options.waitsForLock = args.has("--wait-for-lock")
     options.lockWaitNotice = { output.printError("arsim render: \($0)") }
     if let debug = args.value("--debug") {
@@ -70,6 +60,14 @@ enum RenderCommand {
       }
       options.drawsFeaturePoints = true
     }
+    // What is drawn over the scene's pixels: shards that differ in it cannot be merged.
+    options.runFields.append(
+      (
+        "overlays",
+        .object([
+          ("hud", .bool(args.has("--hud"))), ("featurePoints", .bool(options.drawsFeaturePoints)),
+        ])
+      ))
     if args.has("--helper-view") {
       guard scene.sessions.contains(where: { $0.key == "remoteAssist" }) else {
         throw UsageError("--helper-view needs a scene with a remoteAssist section")

@@ -194,10 +194,15 @@ public enum FileIO {
   /// `/`, "." for `.`). Foundation's `NSString.lastPathComponent` and
   /// `deletingLastPathComponent` trap on some one-character paths on Linux, so ARSim uses these.
   public static func lastComponent(_ path: String) -> String {
+    let trimmed = withoutTrailingSlashes(path)
+    return trimmed == "/" ? "/" : split(trimmed).name
+  }
+
+  /// `path` without trailing slashes (`runs/out/` → `runs/out`), `/` kept.
+  public static func withoutTrailingSlashes(_ path: String) -> String {
     var trimmed = Substring(path)
     while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-    guard trimmed != "/" else { return "/" }
-    return split(String(trimmed)).name
+    return String(trimmed)
   }
 
   /// The folder that holds `path`, links, `.` and `..` resolved (`realPath`), or nil when

@@ -242,7 +242,6 @@ public final class TrackingSimulation {
     ]
   }
 
-  /// τ in integer microseconds, rounded; values beyond ±9e12 s saturate (never a trap).
   /// `captureTime` moved out of any interruption it falls in (`start ≤ τ < end`, on the
   /// microsecond clock of the ticks), to the side of the window its tick `t` is on: `end`, or
   /// one microsecond before `start`. No frame is captured while the session is interrupted,
@@ -258,6 +257,7 @@ public final class TrackingSimulation {
     return captureTime
   }
 
+  /// τ in integer microseconds, rounded; values beyond ±9e12 s saturate (never a trap).
   static func microseconds(_ t: Double) -> Int64 {
     guard t.isFinite else { return t > 0 ? .max : .min }
     return Int64(max(min(t * 1e6, 9e18), -9e18).rounded())

@@ -36,7 +36,13 @@ public final class FrameStreamer: @unchecked Sendable {  // state under `conditi
   public private(set) var dropped: [UInt64] = []
   /// Frames taken but never wholly sent because the stream broke: the one being sent when it
   /// broke (the first), then any that waited. Every offered frame is sent, dropped or here.
-  public private(set) var unsent: [UInt64] = []
+  /// Set by the sending thread, so read under the lock.
+  public var unsent: [UInt64] {
+    condition.lock()
+    defer { condition.unlock() }
+    return unsentFrames
+  }
+  private var unsentFrames: [UInt64] = []
   /// Frames sent, in order.
   private var sentFrames: [Sent] = []
 
@@ -147,7 +153,7 @@ public final class FrameStreamer: @unchecked Sendable {  // state under `conditi
       sending = false
       if let error {
         failure = error
-        unsent = [sequence] + waiting.map(\.0)
+        unsentFrames = [sequence] + waiting.map(\.0)
         waiting.removeAll()
       } else {
         sentFrames.append(

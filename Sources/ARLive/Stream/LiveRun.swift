@@ -284,6 +284,7 @@ public struct LiveRun {
       }
     }
     let dropped = streamer?.dropped ?? []
+    let unsent = streamer?.unsent ?? []
     var fields: [(String, JSONValue)] = [
       ("paced", .bool(paced)),
       ("framesOut", .integer(out.count)),
@@ -292,8 +293,8 @@ public struct LiveRun {
       fields += [
         ("framesSent", .integer(out.count)), ("framesDropped", .integer(dropped.count)),
         ("droppedSequences", .array(dropped.prefix(1000).map { .integer(Int(clamping: $0)) })),
-        ("framesUnsent", .integer(streamer?.unsent.count ?? 0)),
-        ("unsentSequences", .array((streamer?.unsent ?? []).map { .integer(Int(clamping: $0)) })),
+        ("framesUnsent", .integer(unsent.count)),
+        ("unsentSequences", .array(unsent.map { .integer(Int(clamping: $0)) })),
         ("bytesSent", .integer(bytes)), ("pixelFormat", .string(format.rawValue)),
         ("tickToWire", percentiles(report.tickToWire)),
       ]
