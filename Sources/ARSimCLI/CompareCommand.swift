@@ -49,7 +49,7 @@ enum CompareCommand {
     let actualKind = try kind(of: options.actual)
     switch (expectedKind, actualKind) {
     case (.file, .file):
-      if let diff = options.diff { try refuseMissingOutputFolder(diff, label: "--diff") }
+      if let diff = options.diff { try refuseUnusableOutputFile(diff, label: "--diff") }
       return try compareFiles(options, output: output)
     case (.folder, .folder): return try compareFolders(options, output: output)
     default:

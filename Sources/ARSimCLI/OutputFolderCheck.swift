@@ -4,6 +4,39 @@ import ARSupport
   import Glibc
 #endif
 
+/// Refuses an output file path that cannot name a file, then one whose folder cannot take it
+/// (`refuseMissingOutputFolder`), before the command does any work:
+/// - a path naming one of the folders the command makes (`madeByRun`: a render's `--out`),
+///   whether it exists yet or not: `UsageError` (64);
+/// - a path ending in `/`, `.` or `..` that names no existing folder: `UsageError` (64);
+/// - an existing folder, with or without a trailing `/`: `InputError` `.cannotCreate` (73),
+///   `PATH: is not a regular file but a folder; refusing to replace it`, as the output writers
+///   say it (Robustness.md), but before the work instead of after it;
+/// - the lock file of an output folder (`.arsim-lock`), which must stay while a run holds it
+///   (Robustness.md): `UsageError` (64).
+/// - Throws: as above, then what `refuseMissingOutputFolder` throws.
+func refuseUnusableOutputFile(_ output: String, label: String, madeByRun: [String] = []) throws {
+  let quoted = InputText.quotedPath(output)
+  if madeByRun.contains(where: { isSameFolder(output, $0) }) {
+    throw UsageError("\(label) \(quoted) is an output folder of this run; give a file's path")
+  }
+  let name = FileIO.lastComponent(output)
+  var status = stat()
+  if stat(output, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+    throw InputError(
+      .cannotCreate, InputLocation(file: output),
+      "is not a regular file but a folder; refusing to replace it")
+  }
+  if output.hasSuffix("/") || name == "." || name == ".." {
+    throw UsageError("\(label) \(quoted) names a folder; give a file's path")
+  }
+  if name == OutputFolder.lockName {
+    throw UsageError(
+      "\(label) \(quoted) would replace an output folder's lock file; choose another name")
+  }
+  try refuseMissingOutputFolder(output, label: label, madeByRun: madeByRun)
+}
+
 /// Refuses an output file whose folder does not exist, is not a folder or cannot be written
 /// into, before the command does any work: a render would otherwise find it only after its
 /// last frame. The folder is not created (a mistyped path must not become a folder).

@@ -14,9 +14,10 @@ extension RenderCommand {
   /// - Throws: `ToolUnavailable` naming the Debian package; `InputError` `.missingInput` for a
   ///   font that is not a regular file (a FIFO in `ARSIM_HUD_FONT`), `.badData` for one
   ///   FreeType cannot read; `UsageError` for a frame rate
-  ///   ffmpeg cannot take or a video path that is a scene input or one of the run's files
-  ///   (`refuseOverwritingRunFiles`); `InputError` `.cannotCreate` for a video whose folder
-  ///   does not exist and is not one the run makes (`refuseMissingOutputFolder`).
+  ///   ffmpeg cannot take or a video path that is a scene input, one of the run's files
+  ///   (`refuseOverwritingRunFiles`), one of its folders or a lock file; `InputError`
+  ///   `.cannotCreate` for a video path that is an existing folder or whose folder does not
+  ///   exist and is not one the run makes (`refuseUnusableOutputFile`).
   static func addWatchOutputs(
     _ args: Arguments, scene: ReplayScene, multiView: Bool, output: CommandOutput,
     to options: inout ReplayOptions
@@ -63,7 +64,7 @@ extension RenderCommand {
     for video in multiView ? views.map({ VideoCommand.viewVideoPath(path, $0) }) : [path] {
       try refuseOverwritingRunFiles(
         video, label: "--video", inputs: scene.inputPaths, runFolders: folders)
-      try refuseMissingOutputFolder(video, label: "--video", madeByRun: folders)
+      try refuseUnusableOutputFile(video, label: "--video", madeByRun: folders)
     }
     guard let rate = VideoFrameRate(framesPerSecond: scene.schedule.fps) else {
       throw UsageError("--video: the scene's fps \(scene.schedule.fps) is outside 0.001…1000")

@@ -65,7 +65,7 @@ enum StrokesCommand {
     }
     if let out = args.value("--out") {
       try refuseOverwritingInputs(out, label: "--out", inputs: [args.positionals[0]])
-      try refuseMissingOutputFolder(out, label: "--out")
+      try refuseUnusableOutputFile(out, label: "--out")
     }
     let drawing = try QuickDrawDrawing.read(path: args.positionals[0], index: index)
     let log = StrokeLog(messages: simulation.messages(for: drawing))

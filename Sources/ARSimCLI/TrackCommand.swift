@@ -34,7 +34,7 @@ enum TrackCommand {
       try refuseOverwritingInputs(
         parsed.positionals[1], label: "OUT",
         inputs: [parsed.positionals[0], parsed.options.timesPath, parsed.options.sensorPath])
-      try refuseMissingOutputFolder(parsed.positionals[1], label: "OUT")
+      try refuseUnusableOutputFile(parsed.positionals[1], label: "OUT")
       let track = try CameraTrack.read(path: parsed.positionals[0], options: parsed.options)
       for warning in track.warnings { output.printError("arsim track: warning: \(warning)") }
       try FileIO.writeAtomically(Array(track.tumText.utf8), to: parsed.positionals[1])

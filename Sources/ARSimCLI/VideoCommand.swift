@@ -30,7 +30,7 @@ enum VideoCommand {
     let folders = [folder.path] + folder.views.map { folder.path + "/" + $0 }
     for (_, path) in jobs {
       try refuseOverwritingRunFiles(path, label: "OUT", inputs: [], runFolders: folders)
-      try refuseMissingOutputFolder(path, label: "OUT")
+      try refuseUnusableOutputFile(path, label: "OUT")
     }
     // A killed or interrupted run's ffmpeg output (`OUT.mp4.arsim-tmp-PID`), as `render --video`.
     for (_, path) in jobs {

@@ -40,9 +40,88 @@ struct OutputFolderCheckTests {
     #expect(code == 73, "\(output.standardError)")
     #expect(
       output.standardError.contains(
-        "\(root)/v.mp4: cannot create the video: is not a regular file but a folder"),
+        "\(root)/v.mp4: is not a regular file but a folder; refusing to replace it"),
       "\(output.standardError)")
     #expect(output.standardError.components(separatedBy: root + "/v.mp4").count == 2)
+    #expect(!FileManager.default.fileExists(atPath: root + "/o"), "a frame was rendered")
+  }
+
+  @Test("render --video naming the run's own output folder: 64 before anything is written")
+  func videoIsTheOutputFolder() throws {
+    let root = try VideoOverwriteTests.makeRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    // Before the folder exists (it used to fail with 70 after the lock and the line files
+    // were made) and after.
+    for spelling in [root + "/o", root + "/o/", root + "/./o"] {
+      let (code, output) = runCommand([
+        "render", root + "/scene.json", "--out", root + "/o", "--video", spelling,
+      ])
+      #expect(code == 64, "\(output.standardError)")
+      #expect(
+        output.standardError.contains("is an output folder of this run; give a file's path"),
+        "\(output.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: root + "/o"), "the run started")
+    }
+    try FileManager.default.createDirectory(atPath: root + "/o", withIntermediateDirectories: false)
+    let (code, output) = runCommand([
+      "render", root + "/scene.json", "--out", root + "/o", "--video", root + "/o",
+    ])
+    #expect(code == 64, "\(output.standardError)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/o").isEmpty)
+  }
+
+  @Test("--video at an output folder's lock file: 64, the lock file left as it is")
+  func videoIsALockFile() throws {
+    let root = try VideoOverwriteTests.makeRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let (code, output) = runCommand([
+      "render", root + "/scene.json", "--out", root + "/o", "--video", root + "/o/.arsim-lock",
+    ])
+    #expect(code == 64, "\(output.standardError)")
+    #expect(output.standardError.contains("would replace an output folder's lock file"))
+    #expect(!FileManager.default.fileExists(atPath: root + "/o"))
+  }
+
+  @Test("an output file path ending in / is refused before any work: 73 for a folder, else 64")
+  func trailingSlash() throws {
+    let root = try VideoOverwriteTests.makeRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let folder = root + "/somewhere"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    let image = Image(width: 4, height: 4, fill: (1, 2, 3, 255))
+    try image.writePNG(to: root + "/a.png")
+    try FileManager.default.createDirectory(
+      atPath: root + "/run", withIntermediateDirectories: true)
+    try image.writePNG(to: root + "/run/frame_00000.png")
+    let quickDraw = CLIConsistencyTests.quickDraw("raw_cat_24.ndjson")
+    let commands: [(String) -> [String]] = [
+      { ["render", root + "/scene.json", "--out", root + "/o", "--video", $0] },
+      { ["video", root + "/run", $0, "--fps", "10"] },
+      { ["track", "convert", root + "/Inputs/track.txt", "--to", "tum", $0] },
+      { ["strokes", "from-quickdraw", quickDraw, "--drawing", "0", "--out", $0] },
+      { ["compare", root + "/a.png", root + "/a.png", "--diff", $0] },
+    ]
+    for command in commands {
+      // An existing folder, with and without the slash: the writers' own refusal, said first.
+      for path in [folder + "/", folder] {
+        let (code, output) = runCommand(command(path))
+        #expect(code == 73, "\(command(path)): \(output.standardError)")
+        #expect(
+          output.standardError.contains(
+            "\(path): is not a regular file but a folder; refusing to replace it"),
+          "\(command(path)): \(output.standardError)")
+        // compare used to print its verdict ("ok: …") before failing on --diff.
+        #expect(output.standardOutput.isEmpty, "\(command(path)): \(output.standardOutput)")
+      }
+      let missing = root + "/none/"
+      let (code, output) = runCommand(command(missing))
+      #expect(code == 64, "\(command(missing)): \(output.standardError)")
+      #expect(
+        output.standardError.contains("names a folder; give a file's path"),
+        "\(command(missing)): \(output.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: root + "/none"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: root + "/o"), "a render started")
   }
 
   @Test("a video inside the run's own folder, which the run makes, passes the check")
