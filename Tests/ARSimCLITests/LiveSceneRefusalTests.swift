@@ -56,6 +56,38 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: out))
   }
 
+  /// A scene file called `events.jsonl` (or `trace.jsonl`) in `--out`: a live run wrote
+  /// `events.jsonl` when its connection failed, over the scene (a newcomer's finding), and
+  /// found the other names only after connecting or binding.
+  @Test(
+    "stream and render --strokes-port refuse to overwrite the scene file (64) before any socket",
+    arguments: ["events.jsonl", "trace.jsonl"])
+  func sceneAmongOutputs(name: String) throws {
+    let root = try VideoOverwriteTests.makeRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let scene = root + "/" + name
+    try VideoOverwriteTests.scene.write(toFile: scene, atomically: true, encoding: .utf8)
+    let before = try Data(contentsOf: URL(fileURLWithPath: scene))
+    let runs: [[String]] = [
+      [
+        "stream", scene, "--port", "9", "--tx-token", "EXT", "--rx-token", "APP",
+        "--connect-timeout", "1", "--out", root,
+      ],
+      ["render", scene, "--strokes-port", "0", "--out", root],
+    ]
+    for arguments in runs {
+      let (code, output) = runCommand(arguments)
+      #expect(code == 64, "\(arguments[0]): \(output.standardError)")
+      #expect(
+        output.standardError.contains("\(root)/\(name): would overwrite the input"),
+        "\(output.standardError)")
+      #expect(!output.standardError.contains("connecting to"), "\(output.standardError)")
+      #expect(try Data(contentsOf: URL(fileURLWithPath: scene)) == before, "\(arguments[0])")
+      #expect(!FileManager.default.fileExists(atPath: root + "/strokes-received.jsonl"))
+      #expect(!FileManager.default.fileExists(atPath: root + "/.arsim-lock"))
+    }
+  }
+
   /// The wire format carries at most 8192 pixels a side; a scene may ask for up to 16384.
   @Test(
     "stream: an output over 8192 pixels a side is 65 before any socket, naming the field",

@@ -83,12 +83,18 @@ public struct LiveRun {
   ///   no run.json).
   /// - Throws: `InputError` `.temporaryFailure` (75) when another run holds the folder's
   ///   lock, before any port is bound or connected; `LiveError` for a strokes port in use or a failed handshake (the folder's
-  ///   `events.jsonl` then holds the sender's states); `InputError` `.usage` when
-  ///   `strokes-received.jsonl` would overwrite one of the scene's inputs; `LocatedError`s from
-  ///   the replay's setup.
+  ///   `events.jsonl` then holds the sender's states); `InputError` `.usage`, before any
+  ///   port is bound or connected, when `strokes-received.jsonl` or a file the replay writes
+  ///   (`Replay.checkOutputsSpareInputs`) would overwrite one of the scene's inputs;
+  ///   `LocatedError`s from the replay's setup.
   public func run(sender: BroadcastSender?, ready: (LoopbackEndpoint?) -> Void = { _ in })
     throws -> Summary
   {
+    // Before any socket: `events.jsonl` is written even when the connection fails, and the
+    // frames of a run without a sender.
+    try Replay(scene: scene).checkOutputsSpareInputs(
+      directory: options.outputDirectory,
+      frames: sender == nil ? try scene.frames(options.frameRange) : nil)
     let recordedStrokes = options.outputDirectory + "/strokes-received.jsonl"
     if options.strokesEndpoint != nil, let output = FileIO.identity(of: recordedStrokes),
       let input = scene.inputPaths.first(where: { FileIO.identity(of: $0) == output })

@@ -318,9 +318,12 @@ public struct Replay {
   /// Refuses to run when a file this run would write in `directory` (events, trace, run.json,
   /// the frames and depth maps of `frames`) is one of the scene's inputs, compared by file
   /// identity (device and inode), so `DIR/./events.jsonl`, links and hard links are caught.
+  /// `frames` nil: no frames are written (a `stream` run sends them instead). `run` checks
+  /// it; a live run (`LiveRun`) checks it before it binds a port or connects, since it writes
+  /// `events.jsonl` even when the connection fails.
   /// - Throws: `InputError` `.usage` naming the output and the input, before anything is
   ///   written.
-  func checkOutputsSpareInputs(directory: String, frames: ClosedRange<Int>?) throws {
+  public func checkOutputsSpareInputs(directory: String, frames: ClosedRange<Int>?) throws {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
       return  // no folder yet: nothing in it can be an input
     }
