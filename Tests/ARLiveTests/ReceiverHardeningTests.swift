@@ -117,6 +117,37 @@ import Testing
     #expect(try Self.summaryFile(folder)["duplicates"] as? Int == 1)
   }
 
+  @Test("a header longer than 40 bytes counts whole in 'bytes' (header + payload, Live.md)")
+  func longerHeaderCounted() throws {
+    let folder = TemporaryFolder("live-rx-long-header").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let bound = PortBox()
+    let options = Self.options(folder)
+    let receiver = Background { try FrameReceiver(options: options).run { bound.set($0) } }
+    let sender = BroadcastSender(
+      endpoint: try bound.wait(), transmissionToken: "EXT", receptionToken: "APP")
+    let connection = try sender.connect()
+    let frame = WireFrame.encode(
+      Image(width: 8, height: 8), format: .i420, sequence: 0, presentationMicroseconds: 0)
+    // 8×8 I420: 64 + 2 · 16 payload bytes after the 40-byte header.
+    #expect(frame.count == 40 + 96)
+    // The same frame as sequence 1 with a 48-byte header: its length field (bytes 6–7, big
+    // endian) says 48, and 8 bytes the receiver skips follow the 40 it reads.
+    var longer = Array(frame[..<40]) + [UInt8](repeating: 0xA5, count: 8) + frame[40...]
+    longer[6] = 0
+    longer[7] = 48
+    longer[15] = 1  // the sequence's lowest byte (bytes 8–15)
+    try connection.send(frame, timeout: .seconds(2))
+    try connection.send(longer, timeout: .seconds(2))
+    connection.close()
+    let summary = try receiver.value()
+    #expect(summary.frames == 2 && summary.failure == nil)
+    let rows = try Self.lines(folder + "/received.jsonl")
+    #expect(rows.map { $0["bytes"] as? Int } == [136, 144])
+    #expect(summary.bytes == 280)
+    #expect(try Self.summaryFile(folder)["bytes"] as? Int == 280)
+  }
+
   @Test("sequences ≥ 2⁶³ are not clamped: the line and the file name agree")
   func sequencesAboveInt64() throws {
     let folder = TemporaryFolder("live-rx-2-63").path

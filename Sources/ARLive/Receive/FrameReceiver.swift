@@ -139,8 +139,11 @@ public struct FrameReceiver {
       }
       let payload: [UInt8]
       let header: FrameHeader
+      // The header as sent: a longer one (40…4096 bytes, Live.md) counts whole in `bytes`.
+      var headerLength = FrameHeader.length
       do {
-        let (parsed, headerLength) = try FrameHeader.parse(headerBytes)
+        let parsed: FrameHeader
+        (parsed, headerLength) = try FrameHeader.parse(headerBytes)
         header = parsed
         if headerLength > FrameHeader.length {
           _ = try connection.receive(
@@ -159,7 +162,7 @@ public struct FrameReceiver {
         ("sequence", .unsigned(header.sequence)),
         ("presentationTime", .number(Double(header.presentationMicroseconds) / 1e6)),
         ("arrivalTime", .number(arrival)),
-        ("bytes", .integer(FrameHeader.length + payload.count)),
+        ("bytes", .integer(headerLength + payload.count)),
         ("width", .integer(header.width)), ("height", .integer(header.height)),
         ("pixelFormat", .string(header.pixelFormat.rawValue)),
       ]
@@ -184,7 +187,7 @@ public struct FrameReceiver {
       }
       try log.append(JSONValue.object(fields).text + "\n")
       summary.frames += 1
-      summary.bytes += FrameHeader.length + payload.count
+      summary.bytes += headerLength + payload.count
       summary.seconds = arrival
       previous = max(previous ?? 0, header.sequence)
     }
