@@ -116,9 +116,51 @@ static int leads_outside(const reader_context *context, const char *name) {
   return outside;
 }
 
+/// `name` with the percent-escapes of its part below the model's folder decoded into `out`
+/// (`size` bytes): glTF 2.0 URIs are RFC 3986 references, and Assimp 5.2 opens a buffer's
+/// `uri` as written (`tri%20mesh.bin` for the file `tri mesh.bin`). 0 when there is nothing to
+/// decode, the result does not fit, or an escape is malformed or decodes to NUL.
+static int percent_decoded(const reader_context *context, const char *name, char *out,
+                           size_t size) {
+  if (strncmp(name, context->folder, context->folder_length) != 0) return 0;
+  const char *rest = name + context->folder_length;
+  if (!strchr(rest, '%') || context->folder_length >= size) return 0;
+  memcpy(out, name, context->folder_length);
+  size_t n = context->folder_length;
+  for (const char *p = rest; *p; p++) {
+    if (n + 1 >= size) return 0;
+    if (*p != '%') {
+      out[n++] = *p;
+      continue;
+    }
+    int value = 0;
+    for (int k = 1; k <= 2; k++) {
+      char c = p[k];
+      int digit = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
+      if (digit < 0) return 0;
+      value = value * 16 + digit;
+    }
+    if (value == 0) return 0;
+    out[n++] = (char)value;
+    p += 2;
+  }
+  out[n] = '\0';
+  return 1;
+}
+
 static struct aiFile *file_open(struct aiFileIO *io, const char *name, const char *mode) {
   reader_context *context = (reader_context *)io->UserData;
   if (strchr(mode, 'w') || strchr(mode, 'a') || strchr(mode, '+')) return NULL;
+  // A name that does not exist as written is tried percent-decoded; the decoded name then
+  // passes the same checks (an escaped '..' is refused like a written one).
+  static char decoded[4096];
+  if (access(name, F_OK) != 0 && percent_decoded(context, name, decoded, sizeof decoded) &&
+      access(decoded, F_OK) == 0) {
+    name = decoded;
+  }
   if (!allowed(context, name) ||
       (strcmp(name, context->model_path) != 0 && leads_outside(context, name))) {
     if (!context->refused[0]) remember_name(context->refused, sizeof context->refused, name);

@@ -220,6 +220,40 @@ struct ModelFileTests {
     #expect(try ModelFile.read(path: folder.directory + "/BoxTextured.gltf").triangleCount == 12)
   }
 
+  @Test("A glTF buffer URI is percent-decoded (RFC 3986); an escaped '..' is still refused")
+  func bufferPercentEscapes() throws {
+    let folder = try EnvironmentFixture()
+    defer { folder.remove() }
+    try FileManager.default.createDirectory(
+      atPath: folder.directory + "/model", withIntermediateDirectories: true)
+    try folder.copy("CesiumLogoFlat.png")
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: fixtures + "/BoxTextured0.bin"))
+    try bytes.write(to: URL(fileURLWithPath: folder.directory + "/box data.bin"))
+    try bytes.write(to: URL(fileURLWithPath: folder.directory + "/lit%20eral.bin"))
+    let text = try String(contentsOfFile: fixtures + "/BoxTextured.gltf", encoding: .utf8)
+    func model(_ name: String, uri: String, in sub: String = "") throws -> String {
+      try folder.write(
+        sub + name,
+        text.replacingOccurrences(of: "\"BoxTextured0.bin\"", with: "\"\(uri)\""))
+    }
+    // 'box%20data.bin' names the file 'box data.bin' (Assimp opened it as written: 65).
+    #expect(try ModelFile.read(path: model("escaped.gltf", uri: "box%20data.bin")).triangleCount == 12)
+    // A file whose name holds the escape itself is read as written.
+    #expect(try ModelFile.read(path: model("literal.gltf", uri: "lit%20eral.bin")).triangleCount == 12)
+    // '%2E%2E/' is '../': refused as outside the folder, however it is spelled.
+    let escapedParent = try model(
+      "up.gltf", uri: "%2E%2E/box%20data.bin", in: "model/")
+    let error = badData { _ = try ModelFile.read(path: escapedParent) }
+    #expect(error?.kind == .badData)
+    #expect(
+      error?.reason.contains("outside the model's folder") == true, "\(String(describing: error))")
+    // A malformed escape is not decoded: the name as written is missing.
+    let malformed = badData { _ = try ModelFile.read(path: model("bad.gltf", uri: "box%2data.bin")) }
+    #expect(
+      malformed?.reason.contains("it refers to 'box%2data.bin', which cannot be opened") == true,
+      "\(String(describing: malformed))")
+  }
+
   @Test("A glTF buffer through a link leading out of the folder is refused; a missing one named")
   func bufferLinkAndMissing() throws {
     let folder = try EnvironmentFixture()
