@@ -526,12 +526,25 @@ struct SceneResolver {
         visualization: visualization)
     }
     // A merge names another anchor that is present when this one goes.
-    var identifiers = Set<String>()
+    // A plane without `id` is `plane-<index>`: a clash involving one names its default.
+    var identifiers: [String: Int] = [:]
     for (i, plane) in resolved.enumerated() {
-      guard identifiers.insert(plane.timeline.identifier).inserted else {
-        throw error(
-          "planes[\(i)].id", "\(InputText.quoted(plane.timeline.identifier)) is used twice")
+      let identifier = plane.timeline.identifier
+      guard let earlier = identifiers[identifier] else {
+        identifiers[identifier] = i
+        continue
       }
+      let hasIdentifier = planes[i].id != nil
+      let earlierHasIdentifier = planes[earlier].id != nil
+      guard hasIdentifier && earlierHasIdentifier else {
+        let unnamed = hasIdentifier ? earlier : i
+        throw error(
+          hasIdentifier ? "planes[\(i)].id" : "planes[\(i)]",
+          "\(InputText.quoted(identifier)) is used twice: planes[\(unnamed)] has no id, so "
+            + "its id is \(InputText.quoted(identifier)) (planes[N] without id is plane-N); "
+            + "give it an id")
+      }
+      throw error("planes[\(i)].id", "\(InputText.quoted(identifier)) is used twice")
     }
     for (i, plane) in resolved.enumerated() {
       guard let target = plane.timeline.mergedInto, let t = plane.timeline.removedAt else {

@@ -155,4 +155,31 @@ struct PlaneLifecycleTests {
     #expect(message.contains("field 'planes[0].mergedInto'"), "\(message)")
     #expect(message.contains("discovered anchors are not merge targets"), "\(message)")
   }
+
+  @Test(
+    "an id clash with a plane's default id (plane-N) says the default; two written ids as before",
+    arguments: [
+      (
+        #"{"id": "plane-1", "position": [0, 0, 0], "extent": [1, 1]}, {"position": [0, 0, 1], "extent": [1, 1]}"#,
+        "scene.json:3: field 'planes[1]': ",
+        "'plane-1' is used twice: planes[1] has no id, so its id is 'plane-1'"
+      ),
+      (
+        #"{"position": [0, 0, 0], "extent": [1, 1]}, {"id": "plane-0", "position": [0, 0, 1], "extent": [1, 1]}"#,
+        "scene.json:3: field 'planes[1].id': ",
+        "'plane-0' is used twice: planes[0] has no id, so its id is 'plane-0'"
+      ),
+      (
+        #"{"id": "a", "position": [0, 0, 0], "extent": [1, 1]}, {"id": "a", "position": [0, 0, 1], "extent": [1, 1]}"#,
+        "scene.json:3: field 'planes[1].id': ", "'a' is used twice"
+      ),
+    ])
+  func defaultIdentifierClash(planes: String, field: String, reason: String) throws {
+    let fixture = try Self.fixture(scene: Self.scene(planes: planes))
+    defer { fixture.remove() }
+    let (code, message) = render(fixture)
+    #expect(code == 65, "\(message)")
+    #expect(message.contains(field), "\(message)")
+    #expect(message.contains(reason), "\(message)")
+  }
 }
