@@ -9,7 +9,8 @@ struct Arguments {
   private var flags: Set<String> = []
 
   /// Parses `arguments`; `valueOptions` take a value, `flagOptions` do not.
-  /// - Throws: `UsageError` for an unknown option (suggesting the nearest known one), a missing
+  /// - Throws: `UsageError` for an unknown option (suggesting the nearest known one; `-x`, a
+  ///   one-letter spelling ARSim does not use, too), a missing
   ///   or empty value (a separate value starting with `--` counts as missing), a repeated
   ///   option or flag, or a NUL character (a C path or number would
   ///   stop there).
@@ -59,6 +60,14 @@ struct Arguments {
             "unknown option \(InputText.quoted(argument))"
               + (suggestion.isEmpty ? " (--help lists the options)" : suggestion))
         }
+      } else if argument.count >= 2, argument.hasPrefix("-"),
+        argument.dropFirst().first?.isLetter == true
+      {
+        // `-o out`: ARSim has no one-letter options (but -h); read as a positional, it gave
+        // "takes one SCENE.json, got 3". A file named so can follow `--` or be `./-o`.
+        throw UsageError(
+          "unknown option \(InputText.quoted(argument)) (options are spelt --name; --help "
+            + "lists them; a file named so can follow '--' or be written ./\(argument))")
       } else {
         positionals.append(argument)
       }

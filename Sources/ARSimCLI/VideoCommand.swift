@@ -57,10 +57,13 @@ enum VideoCommand {
     return .ok
   }
 
-  /// `OUT-<view>.mp4` beside `OUT.mp4` (`OUT` keeps any other extension: `OUT.mov-<view>.mp4`).
+  /// `OUT-<view>.mp4` beside `OUT.mp4`, the extension in any case kept as written
+  /// (`OUT-<view>.MP4` beside `OUT.MP4`); `OUT` keeps any other extension:
+  /// `OUT.mov-<view>.mp4`.
   static func viewVideoPath(_ output: String, _ view: String) -> String {
-    let stem = output.hasSuffix(".mp4") ? String(output.dropLast(4)) : output
-    return stem + "-" + view + ".mp4"
+    let suffix = String(output.suffix(4))
+    guard suffix.lowercased() == ".mp4" else { return output + "-" + view + ".mp4" }
+    return String(output.dropLast(4)) + "-" + view + suffix
   }
 
   static func settings(_ args: Arguments) throws -> VideoEncoderSettings {

@@ -29,6 +29,25 @@ struct OptionValueTests {
     #expect(offset.value("--offset") == "-1")
   }
 
+  @Test(
+    "a one-letter option (-o) is an unknown option, not a positional; -1 and ./-o are not",
+    arguments: [
+      ["render", "scene.json", "-o", "out"], ["track", "info", "-v", "t.txt"],
+      ["compare", "a.png", "b.png", "-q"],
+    ])
+  func singleDashOption(arguments: [String]) throws {
+    let (code, output) = runCommand(arguments)
+    #expect(code == 64, "\(output.standardError)")
+    let option = try #require(arguments.first { $0.hasPrefix("-") })
+    #expect(
+      output.standardError.contains("unknown option '\(option)' (options are spelt --name"),
+      "\(output.standardError)")
+    // Spelled as a path, or after --, it is a positional again.
+    let path = try Arguments(["./-o", "--", "-p"], valueOptions: [])
+    #expect(path.positionals == ["./-o", "-p"])
+    #expect(try Arguments(["-1"], valueOptions: []).positionals == ["-1"])
+  }
+
   @Test("--frames takes A or A..B, exactly; other dot counts are usage errors")
   func frameRanges() throws {
     #expect(try RenderCommand.parseRange("7") == 7...7)
@@ -37,5 +56,19 @@ struct OptionValueTests {
     for text in ["0...3", "0....3", "0.3", "0..3..5", "..5", "5..", "10..5", "-1..3", "a..b", ""] {
       #expect(throws: UsageError.self, "\(text)") { try RenderCommand.parseRange(text) }
     }
+  }
+}
+
+/// The per-view video names of `render --video` and `arsim video` for a collaborative folder.
+@Suite("view video names")
+struct ViewVideoNameTests {
+  @Test(
+    "OUT.mp4 → OUT-<view>.mp4, the extension's case kept; another extension stays in the stem",
+    arguments: [
+      ("c.mp4", "c-A.mp4"), ("c.MP4", "c-A.MP4"), ("c.Mp4", "c-A.Mp4"), ("c.mov", "c.mov-A.mp4"),
+      ("c", "c-A.mp4"), ("dir.mp4/c", "dir.mp4/c-A.mp4"), (".mp4", "-A.mp4"),
+    ])
+  func names(output: String, expected: String) {
+    #expect(VideoCommand.viewVideoPath(output, "A") == expected)
   }
 }
