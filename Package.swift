@@ -282,7 +282,9 @@ let package = Package(
       swiftSettings: cxxInterop),
     .testTarget(
       name: "ARLiveTests",
-      dependencies: ["ARLive", "ARSimCLI", "ARFormats", "ARSupport", "ARRender", "ARTestSupport"],
+      dependencies: [
+        "ARLive", "ARSimCLI", "ARFormats", "ARSupport", "ARRender", "ARTestSupport", "ARBatch",
+      ],
       exclude: ["__Fixtures__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARSimCLITests",

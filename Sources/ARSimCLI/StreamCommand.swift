@@ -2,6 +2,7 @@ import ARLive
 import ARReplay
 import ARSession
 import ARSupport
+import Foundation
 
 /// `arsim stream SCENE --port P --tx-token T --rx-token R …` (the broadcast sender) and
 /// `arsim render SCENE --strokes-port Q …` (files, with live strokes): Documentation/Live.md.
@@ -129,6 +130,14 @@ enum StreamCommand {
     options.strokesEndpoint = strokes
     options.liveMessageDefault = registry.liveMessageDefault
     options.waitsForLock = args.has("--wait-for-lock")
+    // The fields every render's run.json has (Scaling.md): a live run is not a shard and
+    // draws no overlay.
+    options.runFields =
+      try RenderCommand.shardPlan(
+        nil, frames: range, scene: scene, environment: ProcessInfo.processInfo.environment
+      ).runFields + [
+        ("overlays", .object([("hud", .bool(false)), ("featurePoints", .bool(false))]))
+      ]
     return (scene, options)
   }
 

@@ -1,3 +1,4 @@
+import ARBatch
 import ARLive
 import ARRender
 import ARSimCLI
@@ -60,6 +61,7 @@ import Testing
     #expect(elapsed >= 1.15, "\(elapsed)")
     let received = try lines(folder + "/rx/received.jsonl")
     let live = try #require(try json(folder + "/tx/run.json")["live"] as? [String: Any])
+    try expectRenderFields(folder + "/tx/run.json")
     #expect(received.count + (live["framesDropped"] as? Int ?? -1) == 37)
     let summary = try json(folder + "/rx/receive.json")
     #expect(summary["end"] as? String == "end of stream")
@@ -273,6 +275,7 @@ import Testing
     #expect(events.contains("\"event\":\"live-strokes\""))
     let live = try #require(try json(folder + "/live/run.json")["live"] as? [String: Any])
     #expect(live["strokesReceived"] as? Int == 7)
+    try expectRenderFields(folder + "/live/run.json")
     let latency = try #require(live["strokeLatency"] as? [String: Any])
     #expect(latency["count"] as? Int == 2)  // the two point messages made spheres
     #expect((latency["medianMilliseconds"] as? Double ?? -1) >= 0)
@@ -371,4 +374,20 @@ import Testing
     let live = try #require(try json(folder + "/tx/run.json")["live"] as? [String: Any])
     #expect((live["strokeLatency"] as? [String: Any])?["count"] as? Int == 2)
   }
+}
+
+/// The fields every render's run.json has (Scaling.md), which live runs lacked: the scene
+/// inputs with their hash (`SceneFingerprint` of the listed files), no shard, no overlay.
+func expectRenderFields(_ path: String) throws {
+  let data = try Data(contentsOf: URL(fileURLWithPath: path))
+  let run = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  let inputs = try #require(run["sceneInputs"] as? [[String: Any]])
+  let paths = inputs.compactMap { $0["path"] as? String }
+  #expect(paths.first == LiveRunTests.scene)
+  #expect(paths.count == inputs.count && paths.count >= 2, "\(paths)")
+  let hash = try #require(run["sceneHash"] as? String)
+  #expect(hash == (try SceneFingerprint(paths: paths).sceneHash))
+  #expect(run["shard"] is NSNull)
+  let overlays = try #require(run["overlays"] as? [String: Bool])
+  #expect(overlays == ["hud": false, "featurePoints": false])
 }

@@ -34,6 +34,9 @@ public struct LiveRun {
     public var waitsForLock = false
     /// Told `waiting for pid N's lock on DIR` once when the run has to wait for the lock.
     public var lockWaitNotice: (@Sendable (String) -> Void)?
+    /// Fields `run.json` gets after `warnings`, as `ReplayOptions.runFields` (the command
+    /// line's `sceneHash`, `sceneInputs`, `shard` and `overlays`, which every render writes).
+    public var runFields: [(String, JSONValue)] = []
 
     /// Creates options.
     public init(outputDirectory: String) { self.outputDirectory = outputDirectory }
@@ -145,6 +148,7 @@ public struct LiveRun {
       outputDirectory: directory, frameRange: options.frameRange, threads: options.threads)
     replayOptions.writesFrames = streamer == nil
     replayOptions.heldLock = lock
+    replayOptions.runFields = options.runFields
     let format = options.pixelFormat
     let leading =
       sender.map {
