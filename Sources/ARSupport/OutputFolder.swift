@@ -32,8 +32,10 @@ public final class OutputFolder: @unchecked Sendable {
 
   deinit { close(descriptor) }
 
-  /// `folder/name`, for messages.
-  public func shown(_ name: String) -> String { path == "." ? name : path + "/" + name }
+  /// `folder/name`, for messages (`/name` in `/`, not `//name`).
+  public func shown(_ name: String) -> String {
+    path == "." ? name : path.hasSuffix("/") ? path + name : path + "/" + name
+  }
 
   /// Refuses what an output may not replace at `name`: a symbolic link, device, FIFO, socket
   /// or folder; a missing name or a regular file is fine.

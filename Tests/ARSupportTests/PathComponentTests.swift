@@ -30,3 +30,15 @@ import Testing
     #expect(FileIO.parentFolder(of: folder.path + "/missing") == nil)
   }
 }
+
+/// How `OutputFolder` names a file in messages: `/x` in the root folder, not `//x` (a
+/// newcomer's finding: `strokes … --out /tmp` said `//tmp`).
+@Suite struct OutputFolderShownTests {
+  @Test(
+    "folder/name, with one slash",
+    arguments: [("/", "x", "/x"), (".", "x", "x"), ("a", "x", "a/x"), ("a/", "x", "a/x")])
+  func shown(folder: String, name: String, expected: String) throws {
+    let opened = try OutputFolder(folder == "a" || folder == "a/" ? "/tmp" : folder, shownAs: folder)
+    #expect(opened.shown(name) == expected)
+  }
+}
