@@ -191,6 +191,14 @@ enum StreamCommand {
           + "\(formatted(percentile(summary.strokeLatency, 0.99) ?? 0, 1)) ms over "
           + "\(summary.strokeLatency.count) messages"
       }
+      // Read from the port but in no frame: said, not only counted in run.json.
+      if summary.strokesOverflowed > 0 {
+        strokes += "; \(summary.strokesOverflowed) dropped (\(LiveStrokeInbox.capacity) already waited)"
+      }
+      if summary.strokesUndelivered > 0 {
+        strokes +=
+          "; \(summary.strokesUndelivered) arrived after the last frame and were not delivered"
+      }
       output.printError(strokes)
     }
     guard let failure = summary.failure else { return .ok }

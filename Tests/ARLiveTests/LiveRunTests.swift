@@ -275,6 +275,7 @@ import Testing
     #expect(events.contains("\"event\":\"live-strokes\""))
     let live = try #require(try json(folder + "/live/run.json")["live"] as? [String: Any])
     #expect(live["strokesReceived"] as? Int == 7)
+    #expect(live["strokesUndelivered"] as? Int == 0)
     try expectRenderFields(folder + "/live/run.json")
     let latency = try #require(live["strokeLatency"] as? [String: Any])
     #expect(latency["count"] as? Int == 2)  // the two point messages made spheres

@@ -97,6 +97,23 @@ import Testing
     #expect(inbox.strokeLog.jsonLines == "{\"t\":0.050001,\"data\":\"touch-start\"}\n")
   }
 
+  @Test("messages after the last tick are counted as undelivered, not kept or delivered")
+  func undeliveredAfterLastTick() {
+    let inbox = LiveStrokeInbox(start: .now + .seconds(100))
+    inbox.receive(Array("touch-start".utf8))
+    #expect(inbox.take(through: 50_000).messages.count == 1)
+    #expect(inbox.undelivered == 0)
+    // Two arrive after the last tick (τ 0.05 s), one more after the run ends.
+    inbox.receive(Array("touch-move".utf8))
+    inbox.receive(Array("touch-end".utf8))
+    #expect(inbox.finish() == 2)
+    inbox.receive(Array("touch-start".utf8))
+    #expect(inbox.finish() == 3)
+    #expect(inbox.undelivered == 3)
+    #expect(inbox.take(through: 1 << 40).messages.isEmpty)
+    #expect(inbox.delivered.count == 1 && inbox.strokeLog.messages.count == 1)
+  }
+
   @Test("arsim strokes send plays a log at its times into a listening port")
   func strokesSend() throws {
     let folder = TemporaryFolder("live-strokes-send").path

@@ -59,6 +59,10 @@ public struct LiveRun {
     public var strokeLatency: [Double] = []
     /// Messages received on the strokes port.
     public var strokesReceived = 0
+    /// Strokes-port messages that arrived after the last tick: read, never delivered.
+    public var strokesUndelivered = 0
+    /// Strokes-port messages dropped because `LiveStrokeInbox.capacity` already waited.
+    public var strokesOverflowed = 0
     /// Where the received strokes were recorded.
     public var strokeLogPath: String?
     /// The sender's final state changes (stream).
@@ -203,6 +207,9 @@ public struct LiveRun {
     if let strokes {
       let log = strokes.inbox.strokeLog
       summary.strokesReceived = log.messages.count
+      _ = strokes.inbox.finish()  // a run that failed before run.json
+      summary.strokesUndelivered = strokes.inbox.undelivered
+      summary.strokesOverflowed = strokes.inbox.overflowed
       let path = recordedStrokes
       try FileIO.writeAtomically(Array(log.jsonLines.utf8), to: path)
       summary.strokeLogPath = path
@@ -313,6 +320,7 @@ public struct LiveRun {
       fields += [
         ("strokesReceived", .integer(strokes.inbox.delivered.count)),
         ("strokesOverflowed", .integer(strokes.inbox.overflowed)),
+        ("strokesUndelivered", .integer(strokes.inbox.finish())),
         ("strokeLatency", percentiles(report.strokeLatency)),
       ]
     }

@@ -42,6 +42,8 @@ public final class LiveStrokeInbox: @unchecked Sendable {  // state under `lock`
   private var deliveredThrough: Int64 = -1
   private var deliveries: [Delivery] = []
   private var overflowCount = 0
+  private var isFinished = false
+  private var lateCount = 0
 
   /// Creates an inbox whose replay clock starts at `start` (nil: not yet; messages arriving
   /// before `begin(at:)` are stamped 0, due at the first tick).
@@ -66,6 +68,11 @@ public final class LiveStrokeInbox: @unchecked Sendable {  // state under `lock`
   public func receive(_ data: [UInt8]) {
     lock.lock()
     defer { lock.unlock() }
+    // After the last tick (`finish`) nothing can deliver it: counted, not kept.
+    guard !isFinished else {
+      lateCount += 1
+      return
+    }
     let stamp = stampLocked()
     guard waiting.count < Self.capacity else {
       overflowCount += 1
@@ -127,6 +134,28 @@ public final class LiveStrokeInbox: @unchecked Sendable {  // state under `lock`
     lock.lock()
     defer { lock.unlock() }
     return overflowCount
+  }
+
+  /// Ends delivery after the run's last tick and returns how many messages then wait: they
+  /// arrived after that tick (a late or slowed run) and no frame will show them. Later
+  /// arrivals are only counted (`undelivered`).
+  public func finish() -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    if !isFinished {
+      isFinished = true
+      lateCount += waiting.count
+      waiting = []
+    }
+    return lateCount
+  }
+
+  /// Messages read from the port that no tick delivered: waiting at `finish` or arriving
+  /// after it (0 before `finish`).
+  public var undelivered: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return lateCount
   }
 
   /// The delivered messages as a stroke log (`t` = arrival τ): replayed offline it gives the
