@@ -1,3 +1,4 @@
+import ARSupport
 import Foundation
 
 /// Builds the report's HTML from the folders' contents (see `ReplayReport`).
@@ -32,8 +33,9 @@ struct ReportPage {
     let viewEvents = folder.events.compactMap { ReportEvent($0, view: view) }
     if viewEvents.count < folder.events.count {
       notes.append(
-        prefix + "events.jsonl: \(folder.events.count - viewEvents.count) lines without t, "
-          + "frame and event, left out")
+        prefix
+          + "events.jsonl: \(counted(folder.events.count - viewEvents.count, "line")) without "
+          + "t, frame and event, left out")
     }
     // In τ order across views (stable: each file's own order kept at equal τ).
     events = (events + viewEvents).enumerated().sorted {

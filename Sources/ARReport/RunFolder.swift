@@ -205,7 +205,7 @@ public struct RunFolder {
     if newlines == nil { notes.append("\(name): unreadable") }
     if skipped > 0, let firstSkipped {
       notes.append(
-        "\(name): \(skipped) line\(skipped == 1 ? "" : "s") not JSON objects, skipped "
+        "\(name): \(skipped == 1 ? "1 line not a JSON object" : "\(skipped) lines not JSON objects"), skipped "
           + "(first: line \(firstSkipped))")
     }
     return lines

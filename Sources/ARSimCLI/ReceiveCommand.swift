@@ -41,8 +41,8 @@ enum ReceiveCommand {
       return ExitCode(error)
     }
     var line =
-      "arsim receive: \(summary.frames) frames, \(summary.missing) missing in "
-      + "\(summary.gaps.count) gaps → \(InputText.escaped(directory))/received.jsonl"
+      "arsim receive: \(counted(summary.frames, "frame")), \(summary.missing) missing in "
+      + "\(counted(summary.gaps.count, "gap")) → \(InputText.escaped(directory))/received.jsonl"
     if summary.outOfOrder > 0 { line += ", \(summary.outOfOrder) out of order" }
     if !summary.duplicates.isEmpty { line += ", \(summary.duplicates.count) repeated" }
     output.printError(line)

@@ -79,8 +79,8 @@ import Testing
     #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
     #expect(Self.occurrences("<script>", in: html) == 2)  // the error hook and the page script
     // The bad line is noted, not fatal; the model is on the map.
-    #expect(html.contains("events.jsonl: 1 line not JSON objects, skipped (first: line 2)"))
-    #expect(summary.notes == ["events.jsonl: 1 line not JSON objects, skipped (first: line 2)"])
+    #expect(html.contains("events.jsonl: 1 line not a JSON object, skipped (first: line 2)"))
+    #expect(summary.notes == ["events.jsonl: 1 line not a JSON object, skipped (first: line 2)"])
     #expect(Self.occurrences("class=\"item model", in: html) == 1)
   }
 
