@@ -173,6 +173,21 @@ import Testing
     #expect(try Self.summaryFile(folder)["end"] as? String == "closed")
   }
 
+  @Test("a payload cut short names its frame, whose header was read")
+  func cutInPayload() throws {
+    let folder = TemporaryFolder("live-rx-payload-cut").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let frame = WireFrame.encode(
+      Image(width: 8, height: 8), format: .i420, sequence: 7, presentationMicroseconds: 0)
+    // Frame 6 whole, then frame 7's header and half its payload.
+    let summary = try Self.receive([6], tail: Array(frame[..<(40 + 48)]), into: folder)
+    #expect(summary.frames == 1)
+    #expect(summary.failure?.failure == .closed)
+    #expect(
+      summary.failure?.detail.contains("in the middle of frame 7 (payload:") == true,
+      "\(String(describing: summary.failure))")
+  }
+
   @Test(
     "the gap rule at the edges of UInt64",
     arguments: [

@@ -141,10 +141,13 @@ public struct FrameReceiver {
       let header: FrameHeader
       // The header as sent: a longer one (40…4096 bytes, Live.md) counts whole in `bytes`.
       var headerLength = FrameHeader.length
+      // Known once the header is read: a payload cut short names its frame.
+      var sequence: UInt64?
       do {
         let parsed: FrameHeader
         (parsed, headerLength) = try FrameHeader.parse(headerBytes)
         header = parsed
+        sequence = parsed.sequence
         if headerLength > FrameHeader.length {
           _ = try connection.receive(
             exactly: headerLength - FrameHeader.length, timeout: options.idleTimeout)
@@ -154,7 +157,7 @@ public struct FrameReceiver {
       } catch {
         summary.failure =
           error.failure == .protocolViolation
-          ? error : Self.midFrame(error, sequence: UInt64?.none, part: "payload")
+          ? error : Self.midFrame(error, sequence: sequence, part: "payload")
         break
       }
       let arrival = (ContinuousClock.now - start).seconds
