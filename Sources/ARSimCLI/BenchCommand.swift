@@ -51,6 +51,14 @@ enum BenchCommand {
     if args.value("--participants") != nil, !collaboration {
       throw UsageError("--participants is B4's option: name B4 too")
     }
+    // B4 and S1 have sizes and loads of their own: with only them named, these options would
+    // be ignored without a word.
+    let sizing = ["--size", "--spheres"].filter { args.value($0) != nil }
+    if !sizing.isEmpty, scenes.isEmpty {
+      throw UsageError(
+        "\(sizing.joined(separator: " and ")) set B1, B2, B3, B5 and B6's size and load: name "
+          + "one of them too (B4 and S1 keep their own)")
+    }
     var settings = BenchSettings(folder: args.value("--out") ?? "")
     settings.frames = try args.integer("--frames", in: 1...100_000) ?? 300
     settings.threads = try args.integer("--threads", in: 0...1024) ?? 0
@@ -92,6 +100,11 @@ enum BenchCommand {
         cleanup.finish()
         try? FileManager.default.removeItem(atPath: settings.folder)
       }
+    }
+    if !sizing.isEmpty, collaboration || strokeLog {
+      output.print(
+        "bench: \(sizing.joined(separator: " and ")) apply to \(scenes.map(\.rawValue).joined(separator: ", ")), "
+          + "not to \([collaboration ? "B4" : nil, strokeLog ? "S1" : nil].compactMap { $0 }.joined(separator: " or "))")
     }
     output.print(
       ProcessorDescription.current().line(

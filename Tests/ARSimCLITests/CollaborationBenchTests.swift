@@ -66,6 +66,21 @@ final class CollaborationBenchTests {
     }
   }
 
+  @Test("--size or --spheres with only B4 or S1 named is a usage error (they were ignored)")
+  func sizeWithoutSizedBench() {
+    for (arguments, named) in [
+      (["B4", "--size", "64x48"], "--size"), (["S1", "--spheres", "5"], "--spheres"),
+      (["B4", "S1", "--size", "64x48", "--spheres", "5"], "--size and --spheres"),
+    ] {
+      let (code, output) = runCommand(["bench"] + arguments + ["--frames", "1"])
+      #expect(code == 64, "\(arguments) \(output.standardError)")
+      #expect(
+        output.standardError.contains(
+          "\(named) set B1, B2, B3, B5 and B6's size and load: name one of them too"),
+        "\(output.standardError)")
+    }
+  }
+
   @Test("participant ids: A … Z, then A1 …")
   func ids() {
     #expect((0..<3).map(CollaborationBench.participantID) == ["A", "B", "C"])
