@@ -1,5 +1,6 @@
 import ARLive
 import ARSupport
+import Foundation
 
 /// `arsim receive --port P --peer-token T --my-token R --out DIR [--no-png] [--host H]
 /// [--accept-timeout S] [--handshake-timeout S] [--idle-timeout S] [--wait-for-lock]`: the app
@@ -38,8 +39,10 @@ enum ReceiveCommand {
       }
     } catch let error as LiveError {
       output.printError("arsim receive: \(error.description)")
+      noteEarlierFrames(in: directory, written: [], output: output)
       return ExitCode(error)
     }
+    noteEarlierFrames(in: directory, written: summary.files, output: output)
     var line =
       "arsim receive: \(counted(summary.frames, "frame")), \(summary.missing) missing in "
       + "\(counted(summary.gaps.count, "gap")) → \(InputText.escaped(directory))/received.jsonl"
@@ -53,12 +56,30 @@ enum ReceiveCommand {
     }
     for gap in summary.gaps.prefix(10) {
       output.printError(
-        "arsim receive: gap: \(gap.count) frames missing from sequence \(gap.first)")
+        "arsim receive: gap: \(gap.count) \(gap.count == 1 ? "frame" : "frames") missing from "
+          + "sequence \(gap.first)")
     }
     if let failure = summary.failure {
       output.printError("arsim receive: stream ended early: \(failure.description)")
       return ExitCode(failure)
     }
     return .ok
+  }
+
+  /// Says how many frame files in `directory` an earlier run left (not among `written`), as
+  /// `render` does: `received.jsonl` and `receive.json` describe only this run's.
+  static func noteEarlierFrames(in directory: String, written: Set<String>, output: CommandOutput)
+  {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+      return
+    }
+    let earlier = names.filter { name in
+      guard let (_, kind) = FrameFileName.parse(name), kind == .frame else { return false }
+      return !written.contains(name)
+    }.count
+    guard earlier > 0 else { return }
+    output.printError(
+      "arsim receive: note: \(InputText.escaped(directory)) also holds "
+        + "\(counted(earlier, "frame file")) from earlier runs (received.jsonl lists this run's)")
   }
 }

@@ -78,8 +78,8 @@ import Testing
     #expect(received.map { $0["presentationTime"] as? Double } == [0, 0.033333, 0.034463])
     #expect(received[2]["missingBefore"] as? Int == 1)
     #expect(received.allSatisfy { $0["bytes"] as? Int == 52 })
-    #expect(stderr.contains("1 missing in 1 gaps"))
-    #expect(stderr.contains("gap: 1 frames missing from sequence 2"))
+    #expect(stderr.contains("3 frames, 1 missing in 1 gap → "))
+    #expect(stderr.contains("gap: 1 frame missing from sequence 2"))
     let summary = try #require(
       JSONSerialization.jsonObject(
         with: Data(contentsOf: URL(fileURLWithPath: folder + "/out/receive.json")))

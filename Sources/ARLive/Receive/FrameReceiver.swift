@@ -48,6 +48,9 @@ public struct FrameReceiver {
     public var duplicates: [UInt64] = []
     /// Header and payload bytes received.
     public var bytes = 0
+    /// The frame files this run wrote (`frame_NNNNN.png`): others in the folder are an
+    /// earlier run's.
+    public var files: Set<String> = []
     /// Seconds from the handshake's end to the last frame.
     public var seconds = 0.0
     /// nil when the sender ended the stream cleanly between frames; else why it ended.
@@ -187,6 +190,7 @@ public struct FrameReceiver {
         try FileIO.writeAtomically(
           try image.pngData(options: .fast), to: options.outputDirectory + "/" + name)
         fields.append(("file", .string(name)))
+        summary.files.insert(name)
       }
       try log.append(JSONValue.object(fields).text + "\n")
       summary.frames += 1
