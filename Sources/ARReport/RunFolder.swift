@@ -118,6 +118,14 @@ public struct RunFolder {
         "frame files: \(earlierRunFrameCount) written by earlier runs (not in \(owner) "
           + "framesWritten), left out")
     }
+    // Listed but gone (deleted, or a run.json not of this folder): said, as `arsim video` does.
+    let present = Set(files)
+    let absent = Set(written).subtracting(present).sorted()
+    if let first = absent.first {
+      notes.append(
+        "frame files: \(absent.count) of \(owner) framesWritten missing (first: "
+          + "\(Self.frameName(first)))")
+    }
   }
 
   /// The frame number of a `frame_NNNNN.png` name as the frame loop writes it
@@ -155,7 +163,30 @@ public struct RunFolder {
       if let scalar = JSONScalar(value) { run[key] = scalar }
     }
     warnings = (object["warnings"] as? [Any])?.compactMap { $0 as? String } ?? []
-    framesWritten = (object["framesWritten"] as? [Any])?.compactMap { ($0 as? NSNumber)?.intValue }
+    if let listed = object["framesWritten"] {
+      let numbers = (listed as? [Any])?.compactMap { value -> Int? in
+        guard let number = value as? NSNumber, let n = Int(exactly: number.doubleValue), n >= 0
+        else { return nil }
+        return n
+      }
+      if let numbers, numbers.count == (listed as? [Any])?.count {
+        framesWritten = numbers
+      } else {
+        notes.append("run.json: framesWritten is not a list of frame numbers; ignored")
+      }
+    }
+    // Fields the page shows: a wrong type is said, not shown as if it were right.
+    if let scene = object["scene"], !(scene is String) {
+      notes.append("run.json: scene is not a string; ignored")
+      run["scene"] = nil
+    }
+    if let fps = object["fps"] {
+      let rate = (fps as? NSNumber)?.doubleValue ?? .nan
+      if !(rate > 0 && rate.isFinite) {
+        notes.append("run.json: fps is not a positive number; ignored")
+        run["fps"] = nil
+      }
+    }
     if let timing = object["timing"] as? [String: Any] {
       self.timing = timing.compactMap { key, value in
         (value as? NSNumber).map { (key, $0.doubleValue) }

@@ -276,3 +276,52 @@ import Testing
     #expect(positions == positions.sorted())
   }
 }
+
+/// `run.json` fields of the wrong type and frames it lists that are gone are noted, not taken
+/// silently (a newcomer's finding: `{"scene":5,"framesWritten":"abc","fps":-1}` gave a report
+/// without a note, and a deleted listed frame went unmentioned).
+@Suite struct ReplayReportRunFileTests {
+  @Test("wrong types in run.json: each noted and ignored")
+  func wrongTypes() throws {
+    let folder = TemporaryFolder("report-run-types").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try "{\"scene\":5,\"framesWritten\":\"abc\",\"fps\":-1}".write(
+      toFile: folder + "/run.json", atomically: true, encoding: .utf8)
+    try Image(width: 8, height: 6).writePNG(to: folder + "/" + RunFolder.frameName(0))
+    let run = try RunFolder.load(folder)
+    #expect(run.framesWritten == nil)
+    #expect(run.frames == [0])
+    #expect(run.framesPerSecond == nil)
+    for note in [
+      "run.json: framesWritten is not a list of frame numbers; ignored",
+      "run.json: scene is not a string; ignored", "run.json: fps is not a positive number; ignored",
+    ] {
+      #expect(run.notes.contains(note), "\(run.notes)")
+    }
+    let mixed = folder + "/mixed"
+    try FileManager.default.createDirectory(atPath: mixed, withIntermediateDirectories: true)
+    try "{\"framesWritten\":[0,-1,2.5]}".write(
+      toFile: mixed + "/run.json", atomically: true, encoding: .utf8)
+    #expect(
+      try RunFolder.load(mixed).notes.contains(
+        "run.json: framesWritten is not a list of frame numbers; ignored"))
+  }
+
+  @Test("frames run.json lists whose files are gone: counted, the first named")
+  func listedFramesMissing() throws {
+    let folder = TemporaryFolder("report-run-missing").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try "{\"scene\":\"m\",\"fps\":10,\"framesWritten\":[0,1,5,999]}".write(
+      toFile: folder + "/run.json", atomically: true, encoding: .utf8)
+    for frame in [0, 1] {
+      try Image(width: 8, height: 6).writePNG(to: folder + "/" + RunFolder.frameName(frame))
+    }
+    let run = try RunFolder.load(folder)
+    #expect(run.frames == [0, 1])
+    #expect(
+      run.notes.contains("frame files: 2 of run.json's framesWritten missing (first: frame_00005.png)"),
+      "\(run.notes)")
+    let summary = try ReplayReport().write(directory: folder)
+    #expect(summary.notes.contains { $0.contains("2 of run.json's framesWritten missing") })
+  }
+}
