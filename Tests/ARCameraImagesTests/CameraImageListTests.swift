@@ -66,6 +66,25 @@ import Testing
     #expect(list.warnings == ["t.txt:2: time 1.0 repeats line 1's; line 2 ignored"])
   }
 
+  @Test("times a Double no longer resolves to 0.1 ms are a warning, as a track's; usual ones not")
+  func coarseTimes() throws {
+    let far = try CameraImageList.parse(
+      Array("1e300 a.png\n".utf8), file: "t.txt", format: .times, base: "/x")
+    #expect(
+      far.warnings == [
+        "t.txt: the times reach 1e+300 s, where a Double resolves only \((1e300).ulp) s: images "
+          + "closer together than that fall on one time; subtract an offset from the times"
+      ], "\(far.warnings)")
+    // A Unix time (TUM's 1.3 · 10⁹ s) resolves to 2.4 · 10⁻⁷ s: no warning; 2⁴⁰ s has an ulp
+    // of 2.4 · 10⁻⁴ s, past 0.1 ms.
+    let unix = try CameraImageList.parse(
+      Array("1305031102.175304 a.png\n".utf8), file: "t.txt", format: .times, base: "/x")
+    #expect(unix.warnings.isEmpty)
+    let past = try CameraImageList.parse(
+      Array("-1099511627776 a.png\n".utf8), file: "t.txt", format: .times, base: "/x")
+    #expect(past.warnings.count == 1)
+  }
+
   @Test(
     "names leading outside the folder are refused",
     arguments: ["../secret.png", "/etc/passwd", "rgb/../../x.png"])
