@@ -16,6 +16,19 @@ enum StreamCommand {
   static func run(_ arguments: [String], output: CommandOutput, registry: SessionRegistry) throws
     -> ExitCode
   {
+    // `--hud`, `--video`, …: render's options, not misspellings of stream's (it suggested
+    // `--out` for `--hud`).
+    let streamOptions = valueOptions.union(["--as-fast-as-possible", "--wait-for-lock"])
+    for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
+      let name = String(argument.prefix { $0 != "=" })
+      guard streamOptions.contains(name)
+        || !RenderCommand.valueOptions.union(RenderCommand.flagOptions).contains(name)
+      else {
+        throw UsageError(
+          "\(name) is an option of arsim render, not of arsim stream (stream's options: "
+            + "arsim stream --help)")
+      }
+    }
     let args = try Arguments(
       arguments, valueOptions: valueOptions,
       flagOptions: ["--as-fast-as-possible", "--wait-for-lock"])

@@ -88,6 +88,25 @@ import Testing
     }
   }
 
+  @Test(
+    "stream: render's own options are named as render's (64), not suggested as misspellings",
+    arguments: [["--hud"], ["--video", "v.mp4"], ["--report"], ["--debug=feature-points"]])
+  func renderOptionOnStream(extra: [String]) {
+    let out = NSTemporaryDirectory() + "arsim-live-refusal-\(UUID().uuidString)"
+    let (code, output) = runCommand(
+      [
+        "stream", Self.house, "--port", "9", "--tx-token", "EXT", "--rx-token", "APP",
+        "--out", out,
+      ] + extra)
+    let name = String(extra[0].prefix { $0 != "=" })
+    #expect(code == 64, "\(output.standardError)")
+    #expect(
+      output.standardError.contains("\(name) is an option of arsim render, not of arsim stream"),
+      "\(output.standardError)")
+    #expect(!output.standardError.contains("did you mean"), "\(output.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: out))
+  }
+
   /// The wire format carries at most 8192 pixels a side; a scene may ask for up to 16384.
   @Test(
     "stream: an output over 8192 pixels a side is 65 before any socket, naming the field",
