@@ -104,7 +104,8 @@ enum BenchCommand {
     if !sizing.isEmpty, collaboration || strokeLog {
       output.print(
         "bench: \(sizing.joined(separator: " and ")) apply to \(scenes.map(\.rawValue).joined(separator: ", ")), "
-          + "not to \([collaboration ? "B4" : nil, strokeLog ? "S1" : nil].compactMap { $0 }.joined(separator: " or "))")
+          + "not to \([collaboration ? "B4" : nil, strokeLog ? "S1" : nil].compactMap { $0 }.joined(separator: " or "))"
+      )
     }
     output.print(
       ProcessorDescription.current().line(

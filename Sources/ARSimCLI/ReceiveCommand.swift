@@ -68,8 +68,7 @@ enum ReceiveCommand {
 
   /// Says how many frame files in `directory` an earlier run left (not among `written`), as
   /// `render` does: `received.jsonl` and `receive.json` describe only this run's.
-  static func noteEarlierFrames(in directory: String, written: Set<String>, output: CommandOutput)
-  {
+  static func noteEarlierFrames(in directory: String, written: Set<String>, output: CommandOutput) {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
       return
     }

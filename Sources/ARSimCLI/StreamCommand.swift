@@ -21,8 +21,9 @@ enum StreamCommand {
     let streamOptions = valueOptions.union(["--as-fast-as-possible", "--wait-for-lock"])
     for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
       let name = String(argument.prefix { $0 != "=" })
-      guard streamOptions.contains(name)
-        || !RenderCommand.valueOptions.union(RenderCommand.flagOptions).contains(name)
+      guard
+        streamOptions.contains(name)
+          || !RenderCommand.valueOptions.union(RenderCommand.flagOptions).contains(name)
       else {
         throw UsageError(
           "\(name) is an option of arsim render, not of arsim stream (stream's options: "
@@ -206,7 +207,8 @@ enum StreamCommand {
       }
       // Read from the port but in no frame: said, not only counted in run.json.
       if summary.strokesOverflowed > 0 {
-        strokes += "; \(summary.strokesOverflowed) dropped (\(LiveStrokeInbox.capacity) already waited)"
+        strokes +=
+          "; \(summary.strokesOverflowed) dropped (\(LiveStrokeInbox.capacity) already waited)"
       }
       if summary.strokesUndelivered > 0 {
         strokes +=

@@ -237,9 +237,11 @@ struct ModelFileTests {
         text.replacingOccurrences(of: "\"BoxTextured0.bin\"", with: "\"\(uri)\""))
     }
     // 'box%20data.bin' names the file 'box data.bin' (Assimp opened it as written: 65).
-    #expect(try ModelFile.read(path: model("escaped.gltf", uri: "box%20data.bin")).triangleCount == 12)
+    #expect(
+      try ModelFile.read(path: model("escaped.gltf", uri: "box%20data.bin")).triangleCount == 12)
     // A file whose name holds the escape itself is read as written.
-    #expect(try ModelFile.read(path: model("literal.gltf", uri: "lit%20eral.bin")).triangleCount == 12)
+    #expect(
+      try ModelFile.read(path: model("literal.gltf", uri: "lit%20eral.bin")).triangleCount == 12)
     // '%2E%2E/' is '../': refused as outside the folder, however it is spelled.
     let escapedParent = try model(
       "up.gltf", uri: "%2E%2E/box%20data.bin", in: "model/")
@@ -248,7 +250,9 @@ struct ModelFileTests {
     #expect(
       error?.reason.contains("outside the model's folder") == true, "\(String(describing: error))")
     // A malformed escape is not decoded: the name as written is missing.
-    let malformed = badData { _ = try ModelFile.read(path: model("bad.gltf", uri: "box%2data.bin")) }
+    let malformed = badData {
+      _ = try ModelFile.read(path: model("bad.gltf", uri: "box%2data.bin"))
+    }
     #expect(
       malformed?.reason.contains("it refers to 'box%2data.bin', which cannot be opened") == true,
       "\(String(describing: malformed))")

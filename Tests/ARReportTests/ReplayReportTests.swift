@@ -319,7 +319,8 @@ import Testing
     let run = try RunFolder.load(folder)
     #expect(run.frames == [0, 1])
     #expect(
-      run.notes.contains("frame files: 2 of run.json's framesWritten missing (first: frame_00005.png)"),
+      run.notes.contains(
+        "frame files: 2 of run.json's framesWritten missing (first: frame_00005.png)"),
       "\(run.notes)")
     let summary = try ReplayReport().write(directory: folder)
     #expect(summary.notes.contains { $0.contains("2 of run.json's framesWritten missing") })

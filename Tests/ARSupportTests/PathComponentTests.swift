@@ -38,7 +38,8 @@ import Testing
     "folder/name, with one slash",
     arguments: [("/", "x", "/x"), (".", "x", "x"), ("a", "x", "a/x"), ("a/", "x", "a/x")])
   func shown(folder: String, name: String, expected: String) throws {
-    let opened = try OutputFolder(folder == "a" || folder == "a/" ? "/tmp" : folder, shownAs: folder)
+    let opened = try OutputFolder(
+      folder == "a" || folder == "a/" ? "/tmp" : folder, shownAs: folder)
     #expect(opened.shown(name) == expected)
   }
 }
