@@ -145,9 +145,13 @@ public struct Replay {
       ?? folder.lock(waiting: options.waitsForLock, notice: options.lockWaitNotice)
     defer { if options.heldLock == nil { lock.release() } }
     FileIO.removeStaleTemporaryFiles(in: directory)
+    // The files replaced before the first frame are all checked before the first is touched:
+    // a link or folder at trace.jsonl was refused after events.jsonl was emptied and run.json
+    // removed. (A frame's name is checked when that frame is committed, as a frame that
+    // cannot be committed ends the run with the lines so far.)
+    for name in ["run.json", "events.jsonl", "trace.jsonl"] { try folder.checkReplaceable(name) }
     // A run.json describes the frames of a finished run: an earlier run's goes before the line
     // files are truncated, so an interrupted folder never has one describing other frames.
-    try folder.checkReplaceable("run.json")
     do {
       try folder.remove("run.json")
     } catch let error as InputError {

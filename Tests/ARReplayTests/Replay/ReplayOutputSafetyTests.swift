@@ -162,6 +162,29 @@ struct ReplayOutputSafetyTests {
     if name != "run.json" { #expect(!FileManager.default.fileExists(atPath: d + "/out/run.json")) }
   }
 
+  @Test(
+    "a link at a line file or run.json: refused before the earlier run's files are touched",
+    arguments: ["trace.jsonl", "events.jsonl", "run.json"])
+  func refusalKeepsEarlierRun(name: String) throws {
+    let fixture = try Self.sceneFixture()
+    defer { fixture.remove() }
+    let d = fixture.directory
+    let (first, firstMessage) = render([d + "/scene.json", "--out", d + "/out"])
+    #expect(first == 0, "\(firstMessage)")
+    let kept = ["run.json", "events.jsonl", "trace.jsonl", "frame_00000.png"].filter { $0 != name }
+    let before = try kept.map { try Data(contentsOf: URL(fileURLWithPath: d + "/out/" + $0)) }
+    try fixture.write("victim.txt", "precious\n")
+    try FileManager.default.removeItem(atPath: d + "/out/" + name)
+    try FileManager.default.createSymbolicLink(
+      atPath: d + "/out/" + name, withDestinationPath: d + "/victim.txt")
+    let (code, message) = render([d + "/scene.json", "--out", d + "/out"])
+    #expect(code == 73, "\(message)")
+    #expect(message.contains(d + "/out/" + name + ": is a symbolic link"), "\(message)")
+    // The earlier run.json, events, trace and frames are byte for byte as they were.
+    let after = try kept.map { try Data(contentsOf: URL(fileURLWithPath: d + "/out/" + $0)) }
+    #expect(after == before, "\(kept)")
+  }
+
   @Test("an output folder reached through a symbolic link is written normally")
   func linkedOutputFolder() throws {
     let fixture = try Self.sceneFixture()
