@@ -426,7 +426,11 @@ struct SceneResolver {
   }
 
   func validateNodes(_ nodes: [SceneFile.NodeSpec], field: String, depth: Int = 0) throws {
-    guard depth < 32 else { throw error(field, "nodes nested deeper than 32 levels") }
+    // `nodes` holds level depth + 1; a leaf's absent children are an empty array one deeper,
+    // which a chain of exactly 32 levels reaches (it was refused).
+    guard depth < 32 || nodes.isEmpty else {
+      throw error(field, "nodes nested deeper than 32 levels (these are at level \(depth + 1))")
+    }
     for (i, node) in nodes.enumerated() {
       let f = "\(field)[\(i)]"
       if let p = node.position { _ = try vector(p, field: f + ".position") }
