@@ -261,7 +261,20 @@ struct SceneResolver {
             + "top-level one")
       }
     }
-    if case .images(let images) = background { inputPaths += images }
+    if case .images(let images) = background {
+      inputPaths += images
+      // The last image then stands for the frames past it: said, as a camera image list's
+      // repairs are.
+      if images.count < frameCount {
+        let line = (try? FileIO.read(path)).flatMap {
+          JSONSyntaxLocator.line(ofField: "background.images", in: $0)
+        }
+        warnings.append(
+          "\(InputLocation(file: path, line: line, field: "background.images")): "
+            + "\(counted(images.count, "image")) for \(frameCount) frames: frames "
+            + "\(images.count)…\(frameCount - 1) show the last one")
+      }
+    }
     let tracking = try resolveTracking(
       file.tracking, duration: Double(frameCount - 1) / fps, keyframes: sessionKeyframes,
       track: track, start: start)
