@@ -92,9 +92,12 @@ enum CompareCommand {
     options.actual = args.positionals[1]
     if let diff = options.diff {
       for input in [options.expected, options.actual] where isSameOrInside(diff, input) {
+        // Inside an input folder, the diff's files would join the frames compared.
         throw UsageError(
-          "--diff \(InputText.quotedPath(diff)) would overwrite the input \(InputText.quotedPath(input))"
-        )
+          "--diff \(InputText.quotedPath(diff)) "
+            + (FileIO.realPath(diff) == FileIO.realPath(input) && FileIO.exists(diff)
+              ? "would overwrite the input \(InputText.quotedPath(input))"
+              : "is inside the input \(InputText.quotedPath(input)); choose a path outside it"))
       }
       try refuseOverwritingInputs(
         diff, label: "--diff", inputs: [options.expected, options.actual])
@@ -118,8 +121,11 @@ enum CompareCommand {
                          [--diff OUT] [--exact] [--verbose]
     """
 
-  /// `arsim compare --help`: the form and what it does.
-  static let usageText = synopsis + "\n\n" + explanation
+  /// `arsim compare --help`: the form, what it does and the exit codes (as every command's
+  /// help ends).
+  static let usageText =
+    synopsis + "\n\n" + explanation + "\n\n"
+    + usage.split(separator: "\n").drop { !$0.hasPrefix("Exit codes") }.joined(separator: "\n")
 
   /// What the command does with two files and with two folders.
   static let explanation = """
@@ -292,8 +298,8 @@ enum CompareCommand {
     }.count
     var line =
       depthMaps == 0
-      ? "\(rows.count) frames: "
-      : "\(rows.count) images (\(rows.count - depthMaps) frames, \(depthMaps) depth "
+      ? "\(counted(rows.count, "frame")): "
+      : "\(rows.count) images (\(counted(rows.count - depthMaps, "frame")), \(depthMaps) depth "
         + (depthMaps == 1 ? "map): " : "maps): ")
     line += "\(counts[.same, default: 0]) same"
     line += ", \(counts[.different, default: 0]) different"

@@ -126,7 +126,7 @@ enum RenderCommand {
     let others = otherFrames(in: directory, written: Set(summary.framesWritten))
     if others > 0 {
       output.printError(
-        "arsim render: note: \(InputText.escaped(directory)) also holds \(others) frame files from earlier runs "
+        "arsim render: note: \(InputText.escaped(directory)) also holds \(counted(others, "frame file")) from earlier runs "
           + "(run.json lists the frames this run wrote)")
     }
     let fps = Double(summary.framesWritten.count) / max(summary.totalSeconds, 1e-9)

@@ -33,6 +33,18 @@ struct HelpAndMessagesTests {
     #expect(bench.standardOutput.contains("arsim bench live"))
   }
 
+  @Test(
+    "every command's --help ends with the exit codes, compare's too",
+    arguments: ["render", "compare", "video", "report", "bench", "stream", "receive", "merge"])
+  func exitCodesInHelp(command: String) {
+    let (code, output) = runCommand([command, "--help"])
+    #expect(code == 0)
+    #expect(
+      output.standardOutput.contains("Exit codes: 0 ok, 1 images differ, 64 usage"),
+      "\(command): \(output.standardOutput)")
+    #expect(output.standardOutput.contains("76 live protocol error, 130 interrupted."))
+  }
+
   @Test("the bench's --track error never names --format, which bench does not take")
   func benchTrackHint() throws {
     let folder = TemporaryFolder("bench-track")

@@ -50,15 +50,23 @@ final class NewcomerFindingsTests {
     try FileManager.default.createDirectory(
       atPath: root + "/frames", withIntermediateDirectories: true)
     try Image(width: 2, height: 2).writePNG(to: root + "/frames/f.png")
-    for arguments in [
-      ["compare", a, a, "--diff", a],
-      ["compare", root + "/frames", root + "/frames", "--diff", root + "/frames"],
-      ["compare", root + "/frames", root + "/frames", "--diff", root + "/frames/report"],
+    // The input itself is "overwritten"; a path inside an input folder is said to be inside
+    // (nothing there would be overwritten: a newcomer's finding).
+    for (arguments, reason) in [
+      (["compare", a, a, "--diff", a], "would overwrite the input"),
+      (
+        ["compare", root + "/frames", root + "/frames", "--diff", root + "/frames"],
+        "would overwrite the input"
+      ),
+      (
+        ["compare", root + "/frames", root + "/frames", "--diff", root + "/frames/report"],
+        "is inside the input '\(root)/frames'; choose a path outside it"
+      ),
     ] {
       let before = try FileIO.read(a)
       let (code, output) = runCommand(arguments)
       #expect(code == 64, "\(arguments)")
-      #expect(output.standardError.contains("would overwrite the input"))
+      #expect(output.standardError.contains(reason), "\(output.standardError)")
       #expect(try FileIO.read(a) == before)
     }
     #expect(!FileManager.default.fileExists(atPath: root + "/frames/report"))
