@@ -28,19 +28,25 @@ import Testing
   static func receive(
     _ sequences: [UInt64], tail: [UInt8] = [], into folder: String
   ) throws -> FrameReceiver.Summary {
+    let frames = sequences.map { sequence in
+      WireFrame.encode(
+        Image(width: 8, height: 8), format: .i420, sequence: sequence, presentationMicroseconds: 0)
+    }
+    return try receive(sending: frames + (tail.isEmpty ? [] : [tail]), into: folder)
+  }
+
+  /// Starts a receiver into `folder`, sends `messages` (each a frame or any bytes), closes,
+  /// and returns the summary.
+  static func receive(sending messages: [[UInt8]], into folder: String) throws
+    -> FrameReceiver.Summary
+  {
     let bound = PortBox()
     let options = Self.options(folder)
     let receiver = Background { try FrameReceiver(options: options).run { bound.set($0) } }
     let sender = BroadcastSender(
       endpoint: try bound.wait(), transmissionToken: "EXT", receptionToken: "APP")
     let connection = try sender.connect()
-    for sequence in sequences {
-      try connection.send(
-        WireFrame.encode(
-          Image(width: 8, height: 8), format: .i420, sequence: sequence,
-          presentationMicroseconds: 0), timeout: .seconds(2))
-    }
-    if !tail.isEmpty { try connection.send(tail, timeout: .seconds(2)) }
+    for message in messages { try connection.send(message, timeout: .seconds(2)) }
     connection.close()
     return try receiver.value()
   }
@@ -121,12 +127,6 @@ import Testing
   func longerHeaderCounted() throws {
     let folder = TemporaryFolder("live-rx-long-header").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let bound = PortBox()
-    let options = Self.options(folder)
-    let receiver = Background { try FrameReceiver(options: options).run { bound.set($0) } }
-    let sender = BroadcastSender(
-      endpoint: try bound.wait(), transmissionToken: "EXT", receptionToken: "APP")
-    let connection = try sender.connect()
     let frame = WireFrame.encode(
       Image(width: 8, height: 8), format: .i420, sequence: 0, presentationMicroseconds: 0)
     // 8×8 I420: 64 + 2 · 16 payload bytes after the 40-byte header.
@@ -137,10 +137,7 @@ import Testing
     longer[6] = 0
     longer[7] = 48
     longer[15] = 1  // the sequence's lowest byte (bytes 8–15)
-    try connection.send(frame, timeout: .seconds(2))
-    try connection.send(longer, timeout: .seconds(2))
-    connection.close()
-    let summary = try receiver.value()
+    let summary = try Self.receive(sending: [frame, longer], into: folder)
     #expect(summary.frames == 2 && summary.failure == nil)
     let rows = try Self.lines(folder + "/received.jsonl")
     #expect(rows.map { $0["bytes"] as? Int } == [136, 144])

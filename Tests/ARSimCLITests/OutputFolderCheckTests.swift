@@ -88,11 +88,7 @@ struct OutputFolderCheckTests {
     defer { try? FileManager.default.removeItem(atPath: root) }
     let folder = root + "/somewhere"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    let image = Image(width: 4, height: 4, fill: (1, 2, 3, 255))
-    try image.writePNG(to: root + "/a.png")
-    try FileManager.default.createDirectory(
-      atPath: root + "/run", withIntermediateDirectories: true)
-    try image.writePNG(to: root + "/run/frame_00000.png")
+    try Self.writeImageInputs(root)
     let quickDraw = CLIConsistencyTests.quickDraw("raw_cat_24.ndjson")
     let commands: [(String) -> [String]] = [
       { ["render", root + "/scene.json", "--out", root + "/o", "--video", $0] },
@@ -153,11 +149,7 @@ struct OutputFolderCheckTests {
     let root = try VideoOverwriteTests.makeRoot()
     defer { try? FileManager.default.removeItem(atPath: root) }
     let missing = root + "/none"
-    let image = Image(width: 4, height: 4, fill: (1, 2, 3, 255))
-    try image.writePNG(to: root + "/a.png")
-    try FileManager.default.createDirectory(
-      atPath: root + "/run", withIntermediateDirectories: true)
-    try image.writePNG(to: root + "/run/frame_00000.png")
+    try Self.writeImageInputs(root)
     let quickDraw = CLIConsistencyTests.quickDraw("raw_cat_24.ndjson")
     let cases: [([String], String)] = [
       (["video", root + "/run", missing + "/v.mp4", "--fps", "10"], "OUT"),
@@ -176,5 +168,15 @@ struct OutputFolderCheckTests {
         "\(arguments[0]): \(output.standardError)")
       #expect(!FileManager.default.fileExists(atPath: missing))
     }
+  }
+
+  /// `root/a.png` (compare's input) and `root/run/frame_00000.png` (a folder `arsim video`
+  /// reads).
+  static func writeImageInputs(_ root: String) throws {
+    let image = Image(width: 4, height: 4, fill: (1, 2, 3, 255))
+    try image.writePNG(to: root + "/a.png")
+    try FileManager.default.createDirectory(
+      atPath: root + "/run", withIntermediateDirectories: true)
+    try image.writePNG(to: root + "/run/frame_00000.png")
   }
 }

@@ -20,13 +20,7 @@ import Testing
       scene: PlaneLifecycleTests.scene(
         planes: "", extra: #", "nodes": ["# + Self.chain(levels, leafChildren: leafChildren) + "]"))
     defer { fixture.remove() }
-    let captured = CapturedOutput()
-    let code = ARSimCLI.run(
-      arguments: [
-        "render", fixture.directory + "/scene.json", "--out", fixture.directory + "/out",
-      ],
-      output: captured.output)
-    return (code, captured.standardError)
+    return PlaneLifecycleTests().render(fixture)
   }
 
   @Test("32 levels render (with or without an empty children array on the leaf); 33 are refused")
