@@ -69,6 +69,17 @@ public struct SessionRegistry: Sendable {
     do {
       box = try decoder.decode(SectionBox<Kind.Section>.self, from: Data(bytes))
     } catch let error as DecodingError {
+      // Foundation's JSONDecoder reports a number an `Int` field cannot hold (1.5, 10²⁰) as
+      // corrupt data with no coding path: the file's syntax is fine, so the section is named.
+      if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+        JSONSyntaxLocator.firstProblem(in: bytes) == nil
+      {
+        throw InputError(
+          .badData, InputLocation(file: file, field: kind.key),
+          "a number in this section does not fit its field's type (an integer field given a "
+            + "fraction or a number beyond ±2⁶³; Foundation's JSONDecoder names no field for "
+            + "it: declare such fields JSONInteger, ARSupport, to have them named)")
+      }
       throw JSONDecoding.locatedError(error, bytes: bytes, file: file)
     }
     guard let section = box.section else { return nil }

@@ -13,6 +13,8 @@ struct MarkerKind: SessionKind {
     var position: [Double]
     var appearsAt: Double?
     var radius: Double?
+    /// A plain `Int` field, as a plug-in author would declare one (its errors are tested).
+    var copies: Int?
   }
 
   struct Configuration: SessionConfiguration {
@@ -27,7 +29,7 @@ struct MarkerKind: SessionKind {
 
   var key: String { "marker" }
 
-  var schema: [String: Set<String>] { ["marker": ["position", "appearsAt", "radius"]] }
+  var schema: [String: Set<String>] { ["marker": ["position", "appearsAt", "radius", "copies"]] }
 
   func configure(_ section: Section, in scene: inout SceneSection) throws
     -> any SessionConfiguration

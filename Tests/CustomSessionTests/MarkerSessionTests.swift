@@ -106,6 +106,20 @@ struct MarkerSessionTests {
     #expect(typedCode == 65)
     #expect(typedErrors.contains("field 'marker.position'"), "\(typedErrors)")
     #expect(typedErrors.contains("expected an array"), "\(typedErrors)")
+
+    // A number a plain `Int` field cannot hold: Foundation names no field, so the section is
+    // named, with its line (it said "invalid JSON or value" of the whole, valid file).
+    for copies in ["1.5", "99999999999999999999"] {
+      let number = try Self.folder(marker: #"{"position": [0, 0, -1], "copies": "# + copies + "}")
+      defer { try? FileManager.default.removeItem(atPath: number) }
+      let (numberCode, numberErrors) = Self.arsim(
+        ["render", number + "/scene.json", "--out", number + "/out"], registry: Self.registry)
+      #expect(numberCode == 65)
+      #expect(numberErrors.contains("scene.json:5: field 'marker': "), "\(numberErrors)")
+      #expect(
+        numberErrors.contains("a number in this section does not fit its field's type"),
+        "\(numberErrors)")
+    }
   }
 
   @Test("without the kind registered the section is an unknown field and nothing is drawn")
