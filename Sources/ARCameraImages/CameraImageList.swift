@@ -177,18 +177,11 @@ public struct CameraImageList: Hashable, Sendable {
     // As a camera track's times (README's limits): where a Double no longer resolves 0.1 ms,
     // images closer together fall on one time and the camera image freezes without a word.
     let largest = max(abs(unique[0].time), abs(unique[unique.count - 1].time))
-    if largest.ulp > Self.timeResolutionSeconds {
-      warnings.append(
-        "\(InputText.escaped(file)): the times reach \(largest) s, where a Double resolves only "
-          + "\(largest.ulp) s: images closer together than that fall on one time; subtract an "
-          + "offset from the times")
+    if let warning = TimeResolution.warning(largest: largest, closer: "images") {
+      warnings.append("\(InputText.escaped(file)): " + warning)
     }
     return CameraImageList(entries: unique, warnings: warnings)
   }
-
-  /// The finest time step a list's times must resolve, seconds: a tenth of a millisecond,
-  /// as a camera track's (`CameraTrack.timeResolutionSeconds`).
-  static let timeResolutionSeconds = 1e-4
 
   static func folder(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }

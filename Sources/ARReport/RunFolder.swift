@@ -164,12 +164,13 @@ public struct RunFolder {
     }
     warnings = (object["warnings"] as? [Any])?.compactMap { $0 as? String } ?? []
     if let listed = object["framesWritten"] {
-      let numbers = (listed as? [Any])?.compactMap { value -> Int? in
+      let values = listed as? [Any] ?? []
+      let numbers = values.compactMap { value -> Int? in
         guard let number = value as? NSNumber, let n = Int(exactly: number.doubleValue), n >= 0
         else { return nil }
         return n
       }
-      if let numbers, numbers.count == (listed as? [Any])?.count {
+      if listed is [Any], numbers.count == values.count {
         framesWritten = numbers
       } else {
         notes.append("run.json: framesWritten is not a list of frame numbers; ignored")
@@ -236,7 +237,7 @@ public struct RunFolder {
     if newlines == nil { notes.append("\(name): unreadable") }
     if skipped > 0, let firstSkipped {
       notes.append(
-        "\(name): \(skipped == 1 ? "1 line not a JSON object" : "\(skipped) lines not JSON objects"), skipped "
+        "\(name): \(counted(skipped, "line not a JSON object", plural: "lines not JSON objects")), skipped "
           + "(first: line \(firstSkipped))")
     }
     return lines

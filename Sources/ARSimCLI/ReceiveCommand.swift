@@ -56,8 +56,7 @@ enum ReceiveCommand {
     }
     for gap in summary.gaps.prefix(10) {
       output.printError(
-        "arsim receive: gap: \(gap.count) \(gap.count == 1 ? "frame" : "frames") missing from "
-          + "sequence \(gap.first)")
+        "arsim receive: gap: \(counted(gap.count, "frame")) missing from sequence \(gap.first)")
     }
     if let failure = summary.failure {
       output.printError("arsim receive: stream ended early: \(failure.description)")
@@ -69,13 +68,8 @@ enum ReceiveCommand {
   /// Says how many frame files in `directory` an earlier run left (not among `written`), as
   /// `render` does: `received.jsonl` and `receive.json` describe only this run's.
   static func noteEarlierFrames(in directory: String, written: Set<String>, output: CommandOutput) {
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-      return
-    }
-    let earlier = names.filter { name in
-      guard let (_, kind) = FrameFileName.parse(name), kind == .frame else { return false }
-      return !written.contains(name)
-    }.count
+    let numbers = Set(written.compactMap { FrameFileName.parse($0)?.index })
+    let earlier = RenderCommand.otherFrames(in: directory, written: numbers)
     guard earlier > 0 else { return }
     output.printError(
       "arsim receive: note: \(InputText.escaped(directory)) also holds "

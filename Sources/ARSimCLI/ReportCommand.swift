@@ -1,4 +1,5 @@
 import ARReport
+import ARSupport
 
 /// `arsim report DIR`: writes `DIR/report.html` (Documentation/Watching.md, "Report").
 enum ReportCommand {
@@ -13,9 +14,8 @@ enum ReportCommand {
   static func write(_ directory: String, output: CommandOutput) throws -> ExitCode {
     let summary = try ReplayReport().write(directory: directory)
     output.printError(
-      "arsim report: \(summary.path) (\(summary.bytes / 1024) KiB, \(summary.thumbnails) "
-        + (summary.thumbnails == 1 ? "thumbnail" : "thumbnails")
-        + ", \(summary.events) " + (summary.events == 1 ? "event" : "events") + ")")
+      "arsim report: \(summary.path) (\(summary.bytes / 1024) KiB, "
+        + "\(counted(summary.thumbnails, "thumbnail")), \(counted(summary.events, "event")))")
     // The page's notes on the terminal too: a line left out is not only in the HTML.
     for note in summary.notes { output.printError("arsim report: note: " + note) }
     return .ok

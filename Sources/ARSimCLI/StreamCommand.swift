@@ -19,8 +19,7 @@ enum StreamCommand {
     // `--hud`, `--video`, …: render's options, not misspellings of stream's (it suggested
     // `--out` for `--hud`).
     let streamOptions = valueOptions.union(["--as-fast-as-possible", "--wait-for-lock"])
-    for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
-      let name = String(argument.prefix { $0 != "=" })
+    for name in optionNames(in: arguments) {
       guard
         streamOptions.contains(name)
           || !RenderCommand.valueOptions.union(RenderCommand.flagOptions).contains(name)
@@ -64,6 +63,13 @@ enum StreamCommand {
       "stream", scene: options.0, options: options.1, sender: sender, output: output)
   }
 
+  /// The `--name`s among `arguments` (before a `--`), without their `=value`.
+  static func optionNames(in arguments: [String]) -> [String] {
+    arguments.prefix(while: { $0 != "--" }).filter { $0.hasPrefix("--") }.map {
+      String($0.prefix { $0 != "=" })
+    }
+  }
+
   /// Refuses, before any socket, a scene whose frames the wire format cannot carry (at most
   /// `FrameHeader.maximumDimension` pixels a side; scene files allow more).
   /// - Throws: `InputError` (`.badData`) naming the scene file, the line and `output.width`
@@ -98,8 +104,7 @@ enum StreamCommand {
     throws -> ExitCode
   {
     let refused = fileRenderOnlyOptions
-    for argument in arguments.prefix(while: { $0 != "--" }) where argument.hasPrefix("--") {
-      let name = String(argument.prefix { $0 != "=" })
+    for name in optionNames(in: arguments) {
       guard !refused.contains(name) else {
         throw UsageError(
           "\(name) does not combine with --strokes-port: a live render takes --out, --frames, "

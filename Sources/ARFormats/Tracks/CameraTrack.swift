@@ -76,19 +76,16 @@ public struct CameraTrack: Hashable, Sendable {
 
   /// The finest time step, seconds, a track's times must resolve: a tenth of a millisecond
   /// (frames are 1/30 … 1/240 s apart). Double resolves it up to about 5.5 · 10¹¹ s.
-  public static let timeResolutionSeconds = 1e-4
+  public static let timeResolutionSeconds = TimeResolution.seconds
 
   /// A warning when the times lie so far from 0 that Double no longer resolves
   /// `timeResolutionSeconds` there (say 10³⁰⁰ s: consecutive frames then fall on one time
   /// and the camera freezes without another word).
   static func coarseTimeWarnings(_ poses: [TimedPose]) -> [String] {
     let largest = max(abs(poses.first?.timeSeconds ?? 0), abs(poses.last?.timeSeconds ?? 0))
-    guard largest.ulp > timeResolutionSeconds else { return [] }
-    return [
-      "the times reach \(largest) s, where a Double resolves only \(largest.ulp) s: frames "
-        + "closer together than that fall on one time (the camera stands still); subtract an "
-        + "offset from the times"
-    ]
+    return TimeResolution.warning(
+      largest: largest, closer: "frames", consequence: " (the camera stands still)"
+    ).map { [$0] } ?? []
   }
 
   /// Warnings for side files `format` does not read: times are KITTI's (its poses carry no

@@ -207,8 +207,8 @@ public struct LiveRun {
     if let strokes {
       let log = strokes.inbox.strokeLog
       summary.strokesReceived = log.messages.count
-      _ = strokes.inbox.finish()  // a run that failed before run.json
-      summary.strokesUndelivered = strokes.inbox.undelivered
+      // Finished already when run.json was written, unless the run failed before it.
+      summary.strokesUndelivered = strokes.inbox.finish()
       summary.strokesOverflowed = strokes.inbox.overflowed
       let path = recordedStrokes
       try FileIO.writeAtomically(Array(log.jsonLines.utf8), to: path)

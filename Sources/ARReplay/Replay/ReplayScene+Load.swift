@@ -266,11 +266,8 @@ struct SceneResolver {
       // The last image then stands for the frames past it: said, as a camera image list's
       // repairs are.
       if images.count < frameCount {
-        let line = (try? FileIO.read(path)).flatMap {
-          JSONSyntaxLocator.line(ofField: "background.images", in: $0)
-        }
         warnings.append(
-          "\(InputLocation(file: path, line: line, field: "background.images")): "
+          "\(ReplayScene.fieldLocation("background.images", inSceneFile: path)): "
             + "\(counted(images.count, "image")) for \(frameCount) frames: frames "
             + "\(images.count)…\(frameCount - 1) show the last one")
       }
