@@ -240,7 +240,7 @@ let package = Package(
       exclude: ["__Goldens__"], swiftSettings: cxxInterop),
     .testTarget(
       name: "ARRenderTests",
-      dependencies: ["ARRender", "ARRasterizer", "CPNGWriter", "ARTestSupport"],
+      dependencies: ["ARRender", "ARRasterizer", "CLaneMath", "CPNGWriter", "ARTestSupport"],
       exclude: ["__Fixtures__"],
       swiftSettings: cxxInterop),
     // The frame loop's own tests: the scene file's common part, outputs, plane visuals,

@@ -1,4 +1,5 @@
 import ARRenderCore
+import CLaneMath
 import ARScene
 
 /// Renders one band of output rows at a time into a worker's `BandScratch` (one per worker).
@@ -55,7 +56,7 @@ struct BandRenderer {
   func makeScratch() -> BandScratch {
     BandScratch(
       samples: width * scale * bandRows * scale, rowSamples: width * scale * scale,
-      columns: width * scale, transparentCount: frame.transparent.count)
+      columns: width * scale, width: width, transparentCount: frame.transparent.count)
   }
 
   /// Samples of padding after the band's buffers.
@@ -90,18 +91,22 @@ struct BandRenderer {
           scratch.runStorage.withUnsafeMutableBufferPointer { runStorage in
             scratch.translucentRows.withUnsafeMutableBufferPointer { translucentRows in
               scratch.backgroundBlends.withUnsafeMutableBufferPointer { blends in
-                let stride = channels.count / 3
-                let count = stride - BandRenderer.padding
-                let buffers = SampleBuffers(
-                  depths: depths, ids: ids,
-                  red: UnsafeMutableBufferPointer(rebasing: channels[0..<count]),
-                  green: UnsafeMutableBufferPointer(rebasing: channels[stride..<(stride + count)]),
-                  blue: UnsafeMutableBufferPointer(
-                    rebasing: channels[(2 * stride)..<(2 * stride + count)]))
-                render(
-                  firstRow: firstRow, rays: rays, pixelRays: pixelRays, buffers: buffers,
-                  runs: BackgroundRuns(storage: runStorage, columns: width * scale),
-                  translucentRows: translucentRows, blends: blends, into: output)
+                scratch.rowPixels.withUnsafeMutableBytes { rowPixels in
+                  let stride = channels.count / 3
+                  let count = stride - BandRenderer.padding
+                  let buffers = SampleBuffers(
+                    depths: depths, ids: ids,
+                    red: UnsafeMutableBufferPointer(rebasing: channels[0..<count]),
+                    green: UnsafeMutableBufferPointer(
+                      rebasing: channels[stride..<(stride + count)]),
+                    blue: UnsafeMutableBufferPointer(
+                      rebasing: channels[(2 * stride)..<(2 * stride + count)]))
+                  render(
+                    firstRow: firstRow, rays: rays, pixelRays: pixelRays, buffers: buffers,
+                    runs: BackgroundRuns(storage: runStorage, columns: width * scale),
+                    translucentRows: translucentRows, blends: blends, rowPixels: rowPixels,
+                    into: output)
+                }
               }
             }
           }
@@ -111,13 +116,15 @@ struct BandRenderer {
   }
 
   /// `render` with the worker's storage by pointer: `buffers` (the band's samples, one output
-  /// row's colours), `runs`, and room for each row's `translucentBackgroundRow`.
+  /// row's colours), `runs`, room for each row's `translucentBackgroundRow`, and one row of
+  /// pixels (`BandScratch.rowPixels`).
   private func render(
     firstRow: Int, rays: SampleRays,
     pixelRays: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Double>),
     buffers: SampleBuffers, runs: consuming BackgroundRuns,
     translucentRows: UnsafeMutableBufferPointer<TranslucentRow>,
-    blends: UnsafeMutableBufferPointer<TranslucentBackgroundBlend>, into output: BandOutput
+    blends: UnsafeMutableBufferPointer<TranslucentBackgroundBlend>,
+    rowPixels: UnsafeMutableRawBufferPointer, into output: BandOutput
   ) {
     let rows = min(bandRows, height - firstRow)
     let grid = SampleGrid(
@@ -132,8 +139,12 @@ struct BandRenderer {
     frame.rasterizeOpaque(grid: grid, positions: bins[firstRow / bandRows], into: buffers)
     // Per output row: shade its N sample rows, blend the transparent primitives over
     // them, then the box-filter resolve (`resolveRow`).
-    guard let pixelBytes = UnsafeMutableRawPointer(output.pixels.baseAddress) else { return }
+    guard let pixelBytes = UnsafeMutableRawPointer(output.pixels.baseAddress),
+      let rowPixels = rowPixels.baseAddress
+    else { return }
     let samplesPerRow = grid.columns * scale
+    // The band's streamed rows are in memory before another thread reads the frame.
+    defer { arsim_stream_fence() }
     for row in 0..<rows {
       let rowGrid = SampleGrid(
         scale: scale, columns: grid.columns, firstRow: (firstRow + row) * scale,
@@ -144,7 +155,8 @@ struct BandRenderer {
         ids: UnsafeMutableBufferPointer(
           rebasing: ids[(row * samplesPerRow)..<((row + 1) * samplesPerRow)]),
         red: red, green: green, blue: blue)
-      let rowPixels = pixelBytes + (firstRow + row) * width * 4
+      // Every path below writes all of the row's pixels into `rowPixels`.
+      defer { arsim_stream_copy(pixelBytes + (firstRow + row) * width * 4, rowPixels, width * 4) }
       if paintsBackgroundRuns, let rowIds = rowBuffers.ids.baseAddress {
         // Long runs of background samples: their pixels straight from the background
         // colour and the translucent triangles (`BackgroundRuns`); the rest as below.

@@ -18,11 +18,16 @@ struct BandScratch {
   var runStorage: [Range<Int>]
   var translucentRows: [TranslucentRow]
   var backgroundBlends: [TranslucentBackgroundBlend]
+  /// One output row's RGBA8 pixels: resolved and painted here, in the cache, then copied into
+  /// the frame with stores that pass the caches (`arsim_stream_copy`). Written in place, each
+  /// frame line was first read from memory (for ownership) only to be overwritten whole: 11 MB
+  /// a B1 frame (Documentation/Performance.md, "The frame's rows past the caches").
+  var rowPixels: [UInt32]
 
   /// Storage for bands of `samples` samples whose output rows have `rowSamples` samples each
   /// (N sample rows of N·width), each buffer followed by `BandRenderer.padding` samples; rows
-  /// of `columns` samples; a frame of `transparentCount` transparent entries.
-  init(samples: Int, rowSamples: Int, columns: Int, transparentCount: Int) {
+  /// of `columns` samples and `width` pixels; a frame of `transparentCount` transparent entries.
+  init(samples: Int, rowSamples: Int, columns: Int, width: Int, transparentCount: Int) {
     // Padding after each buffer (and each colour channel): vector loops may read, and write
     // back unchanged, up to `laneCount − 1` samples past a row's last one.
     depths = [Float](repeating: .infinity, count: samples + BandRenderer.padding)
@@ -34,5 +39,6 @@ struct BandScratch {
     backgroundBlends = [TranslucentBackgroundBlend](
       repeating: TranslucentBackgroundBlend(columns: 0..<0, keep: 1, premultiplied: .zero),
       count: transparentCount)
+    rowPixels = [UInt32](repeating: 0, count: width)
   }
 }

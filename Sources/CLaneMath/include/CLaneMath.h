@@ -6,7 +6,8 @@
 #ifndef ARSIM_CLANEMATH_H
 #define ARSIM_CLANEMATH_H
 
-#include "Prefetch.h"  // the module's other helper: cache hints for the opaque pass
+#include "Prefetch.h"  // cache hints for the opaque pass
+#include "StreamStore.h"  // the frame rows' stores past the caches
 
 #ifdef __cplusplus
 extern "C" {
