@@ -24,11 +24,27 @@ public enum CameraVideoError: Error, Hashable, Sendable, CustomStringConvertible
   }
 }
 
-/// A video's frames as recorded camera images: ffprobe lists the presentation times, ffmpeg
-/// decodes the first video stream to RGBA over a pipe (`-f rawvideo`, one frame per decoded
-/// picture, `-fps_mode passthrough`, no autorotation: the frames as stored, which the lens
-/// describes). Times count from the first frame (its time is 0). Every wait is bounded
-/// (`ChildProcess.readTimeoutSeconds`, 60 s).
+/// What ffprobe found in a video, before any frame is decoded: the scene loader probes it so
+/// that a video ffmpeg cannot deliver is refused before a run touches its output folder.
+public struct VideoProbe: Hashable, Sendable {
+  /// The video file.
+  public let path: String
+  /// Frame size, pixels.
+  public let width: Int
+  /// Frame size, pixels.
+  public let height: Int
+  /// Presentation times in seconds (ffprobe's), counted from the first frame (0), one per
+  /// frame.
+  public let times: [Double]
+  /// The ffmpeg executable found when probing, which decodes the frames.
+  public let ffmpeg: String
+}
+
+/// A video's frames as recorded camera images: ffprobe lists the presentation times
+/// (`probe(_:environment:)`), ffmpeg decodes the first video stream to RGBA over a pipe
+/// (`-f rawvideo`, one frame per decoded picture, `-fps_mode passthrough`, no autorotation:
+/// the frames as stored, which the lens describes). Times count from the first frame (its
+/// time is 0). Every wait is bounded (`ChildProcess.readTimeoutSeconds`, 60 s).
 public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
   /// Presentation times in seconds (ffprobe's), one per frame.
   public let times: [Double]
@@ -41,15 +57,43 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
   private let ffmpeg: ChildProcess
   private var nextFrame = 0
 
-  /// Probes `path` and starts decoding it.
-  /// - Throws: `InputError` `.missingInput` when `path` is not a regular file
-  ///   (`FileIO.checkRegularFile(_:)`), `.badData` (exit 65) when ffprobe cannot read the video
-  ///   (with its last lines), finds no video stream or frames, or the frame is over the image
-  ///   limits; `CameraVideoError.toolNotFound` without ffmpeg/ffprobe, `.failed` when a child
-  ///   cannot start or times out.
+  /// Probes `path` and starts decoding it (`probe(_:environment:)`, then `open(_:environment:)`).
+  /// - Throws: as those two.
   public static func open(
     _ path: String, environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> VideoFrameSource {
+    try open(probe(path, environment: environment), environment: environment)
+  }
+
+  /// Starts decoding a probed video.
+  /// - Throws: `CameraVideoError.failed` when ffmpeg cannot be started.
+  public static func open(
+    _ probe: VideoProbe, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> VideoFrameSource {
+    let process: ChildProcess
+    do {
+      process = try ChildProcess(
+        executable: probe.ffmpeg,
+        arguments: [
+          "-v", "error", "-nostdin", "-noautorotate", "-i", probe.path, "-map", "0:v:0",
+          "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgba", "-",
+        ], standardOutput: .readByCaller, environment: environment)
+    } catch {
+      throw CameraVideoError.failed(video: probe.path, reason: "\(error)", lastLines: [])
+    }
+    return VideoFrameSource(probe: probe, ffmpeg: process)
+  }
+
+  /// Checks `path` with ffprobe: container, size and the frames ffmpeg will deliver. Runs no
+  /// ffmpeg and writes nothing.
+  /// - Throws: `InputError` `.missingInput` when `path` is not a regular file
+  ///   (`FileIO.checkRegularFile(_:)`), `.badData` (exit 65) when ffprobe cannot read the video
+  ///   (with its last lines), finds no video stream or frames, or the frame is over the image
+  ///   limits; `CameraVideoError.toolNotFound` without ffmpeg/ffprobe, `.failed` when ffprobe
+  ///   cannot start or times out (60 s).
+  public static func probe(
+    _ path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> VideoProbe {
     guard
       let ffprobe = ExecutableLocator.find(
         "ffprobe", environment: environment, overrideVariable: "ARSIM_FFPROBE")
@@ -62,7 +106,7 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
     try FileIO.checkRegularFile(path)
     // One probe for the container and the first video stream's size, as `key=value` lines.
     var probed: [Substring: Substring] = [:]
-    for line in try probe(
+    for line in try run(
       ffprobe, path,
       [
         "-show_entries", "stream=width,height:format=format_name", "-of",
@@ -89,38 +133,30 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
       throw InputError(.badData, InputLocation(file: path), "ffprobe found no video stream")
     }
     try CameraImageDecoder.checkSize(width: size[0], height: size[1], file: path)
-    let presentation = try probe(
+    let presentation = try run(
       ffprobe, path, ["-show_entries", "packet=pts_time", "-of", "csv=p=0"]
     ).split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
       .filter(\.isFinite).sorted()
     guard let first = presentation.first else {
       throw InputError(.badData, InputLocation(file: path), "ffprobe found no frames")
     }
-    let process: ChildProcess
-    do {
-      process = try ChildProcess(
-        executable: ffmpeg,
-        arguments: [
-          "-v", "error", "-nostdin", "-noautorotate", "-i", path, "-map", "0:v:0",
-          "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgba", "-",
-        ], standardOutput: .readByCaller, environment: environment)
-    } catch {
-      throw CameraVideoError.failed(video: path, reason: "\(error)", lastLines: [])
-    }
-    return VideoFrameSource(
+    return VideoProbe(
       path: path, width: size[0], height: size[1], times: presentation.map { $0 - first },
-      ffmpeg: process)
+      ffmpeg: ffmpeg)
   }
 
-  private init(path: String, width: Int, height: Int, times: [Double], ffmpeg: ChildProcess) {
-    self.path = path
-    self.width = width
-    self.height = height
-    self.times = times
+  private init(probe: VideoProbe, ffmpeg: ChildProcess) {
+    path = probe.path
+    width = probe.width
+    height = probe.height
+    times = probe.times
     self.ffmpeg = ffmpeg
   }
 
-  private static func probe(_ ffprobe: String, _ path: String, _ arguments: [String]) throws
+  /// ffprobe's standard output for `arguments` on the first video stream of `path`.
+  /// - Throws: `InputError` `.badData` quoting ffprobe's last lines when it fails;
+  ///   `CameraVideoError.failed` when it cannot start or times out.
+  private static func run(_ ffprobe: String, _ path: String, _ arguments: [String]) throws
     -> String
   {
     do {
