@@ -5,8 +5,8 @@ import Foundation
 import Testing
 
 /// A `background.recording.video` is probed when the scene loads: a video ffmpeg cannot
-/// deliver is refused before the output folder is touched (Documentation/CameraImages.md,
-/// "Bad input during the run").
+/// deliver is refused before the output folder is touched, and its errors name the scene's
+/// line and field (Documentation/CameraImages.md, "Bad input during the run").
 @Suite struct RecordedVideoProbeTests {
   let folder = TemporaryFolder("video-probe")
 
@@ -75,5 +75,20 @@ import Testing
       let after = kept.map { try? Data(contentsOf: URL(fileURLWithPath: out + "/" + $0)) }
       #expect(after == before, "\(video): the previous run's files changed")
     }
+  }
+
+  @Test("a missing or unreadable video names the scene file, line and field that named it")
+  func videoErrorsNameTheScene() throws {
+    defer { folder.remove() }
+    folder.write("not a video\n", to: "text.mp4")
+    for (video, code) in [("nope.mp4", Int32(66)), ("text.mp4", 65)] {
+      let scene = try scene("named", video: video)
+      let (status, output) = runCommand(["render", scene, "--out", folder.file("out")])
+      #expect(status == code, "\(output.standardError)")
+      #expect(
+        output.standardError.contains("(named by \(scene):5: field 'background.recording.video')"),
+        "\(output.standardError)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
   }
 }

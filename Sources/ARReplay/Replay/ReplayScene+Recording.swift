@@ -155,14 +155,14 @@ extension SceneResolver {
         source: .list(images), lens: lens, offset: offset, missing: missing)
     case (nil, let video?):
       let path = try resolvePath(video, field: field + ".video")
-      guard FileIO.exists(path) else {
-        throw InputError(
-          .missingInput, InputLocation(file: path, field: field + ".video"), "no such file")
-      }
-      try reading(path, field: field + ".video") { try FileIO.checkRegularFile(path) }
       // Probed here, so a video ffmpeg cannot deliver is refused before a run touches its
-      // output folder.
-      let probe = try VideoFrameSource.probe(path)
+      // output folder; its errors name this field and line as a list's do.
+      let probe = try reading(path, field: field + ".video") {
+        guard FileIO.exists(path) else {
+          throw InputError(.missingInput, InputLocation(file: path), "no such file")
+        }
+        return try VideoFrameSource.probe(path)
+      }
       for (name, given) in [("folder", spec.folder != nil), ("format", spec.format != nil)]
       where given {
         warnings.append("\(field).\(name) belongs to a list, not a video; ignored")
