@@ -3,20 +3,29 @@ import ARRenderCore
 import ARSupport
 import Foundation
 
-/// Why a video's frames could not be decoded. `arsim` exits 69 when a tool is missing and 73
-/// when ffmpeg or ffprobe failed (frames written before stay complete).
+/// Why a video's frames could not be decoded. `arsim` exits 69 when a tool is missing or
+/// failed (not the video: ffprobe said nothing, crashed or could not be run) and 73 when
+/// ffmpeg failed while decoding (frames written before stay complete).
 public enum CameraVideoError: Error, Hashable, Sendable, CustomStringConvertible {
   /// No `ffmpeg`/`ffprobe` on `PATH` (or at `ARSIM_FFMPEG`/`ARSIM_FFPROBE`).
   case toolNotFound(String)
-  /// ffprobe or ffmpeg failed on `video`; `lastLines` are its last lines of standard error.
+  /// `tool` (the executable at `executable`) failed on `video` without a word about the file:
+  /// it exited non-zero with nothing on standard error, was killed by a signal, could not be
+  /// started or did not answer in time (`reason`).
+  case toolFailed(tool: String, executable: String, video: String, reason: String)
+  /// ffmpeg failed on `video` while decoding; `lastLines` are its last lines of standard error.
   case failed(video: String, reason: String, lastLines: [String])
 
-  /// A terminal message naming the video and the package to install.
+  /// A terminal message naming the video, and the tool and the package to install.
   public var description: String {
     switch self {
     case .toolNotFound(let tool):
       return "\(tool) not found (PATH, or ARSIM_\(tool.uppercased())); install the Debian "
         + "package 'ffmpeg' (apt-get install ffmpeg, or Scripts/install-dependencies)"
+    case .toolFailed(let tool, let executable, let video, let reason):
+      return "\(tool) (\(InputText.escaped(executable))) failed on \(InputText.escaped(video)): "
+        + "\(reason); the tool failed, not the video: check ARSIM_\(tool.uppercased()) or "
+        + "reinstall the Debian package 'ffmpeg'"
     case .failed(let video, let reason, let lines):
       return "\(InputText.escaped(video)): \(reason)"
         + (lines.isEmpty ? "" : "; it said:\n" + lines.map { "  " + $0 }.joined(separator: "\n"))
@@ -66,7 +75,7 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
   }
 
   /// Starts decoding a probed video.
-  /// - Throws: `CameraVideoError.failed` when ffmpeg cannot be started.
+  /// - Throws: `CameraVideoError.toolFailed` (exit 69) when ffmpeg cannot be started.
   public static func open(
     _ probe: VideoProbe, environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> VideoFrameSource {
@@ -79,7 +88,8 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
           "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgba", "-",
         ], standardOutput: .readByCaller, environment: environment)
     } catch {
-      throw CameraVideoError.failed(video: probe.path, reason: "\(error)", lastLines: [])
+      throw CameraVideoError.toolFailed(
+        tool: "ffmpeg", executable: probe.ffmpeg, video: probe.path, reason: "\(error)")
     }
     return VideoFrameSource(probe: probe, ffmpeg: process)
   }
@@ -89,8 +99,8 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
   /// - Throws: `InputError` `.missingInput` when `path` is not a regular file
   ///   (`FileIO.checkRegularFile(_:)`), `.badData` (exit 65) when ffprobe cannot read the video
   ///   (with its last lines), finds no video stream or frames, or the frame is over the image
-  ///   limits; `CameraVideoError.toolNotFound` without ffmpeg/ffprobe, `.failed` when ffprobe
-  ///   cannot start or times out (60 s).
+  ///   limits; `CameraVideoError.toolNotFound` without ffmpeg/ffprobe, `.toolFailed` (exit 69)
+  ///   when ffprobe fails without saying why, is killed, cannot start or times out (60 s).
   public static func probe(
     _ path: String, environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> VideoProbe {
@@ -154,27 +164,39 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
   }
 
   /// ffprobe's standard output for `arguments` on the first video stream of `path`.
-  /// - Throws: `InputError` `.badData` quoting ffprobe's last lines when it fails;
-  ///   `CameraVideoError.failed` when it cannot start or times out.
+  /// - Throws: `InputError` `.badData` quoting ffprobe's last lines when it explains why it
+  ///   failed; `CameraVideoError.toolFailed` when it says nothing, is killed, cannot start or
+  ///   times out.
   private static func run(_ ffprobe: String, _ path: String, _ arguments: [String]) throws
     -> String
   {
+    func toolFailed(_ reason: String) -> CameraVideoError {
+      .toolFailed(tool: "ffprobe", executable: ffprobe, video: path, reason: reason)
+    }
+    let (termination, output, lines): (ChildProcess.Termination, [UInt8], [String])
     do {
-      let (termination, output, lines) = try ChildProcess.run(
+      (termination, output, lines) = try ChildProcess.run(
         ffprobe, ["-v", "error", "-select_streams", "v:0"] + arguments + [path],
         timeoutSeconds: 60)
-      // The video is bad input (65), with ffprobe's own last words as the excerpt.
-      guard termination.succeeded else {
-        let said = lines.suffix(2).map { InputText.quoted(ffprobeReason($0, path: path)) }
-          .joined(separator: "; ")
-        throw InputError(
-          .badData, InputLocation(file: path),
-          "ffprobe cannot read the video" + (said.isEmpty ? "" : ": " + said))
-      }
-      return String(decoding: output, as: UTF8.self)
-    } catch let error as ChildProcessError {
-      throw CameraVideoError.failed(video: path, reason: error.description, lastLines: [])
+    } catch {
+      throw toolFailed(error.description)
     }
+    if termination.succeeded { return String(decoding: output, as: UTF8.self) }
+    // Its own words about the file make the video bad input (65), quoted; silence, a crash or
+    // a shell's "cannot run" status (126, 127) is the tool's failure (69).
+    guard let status = termination.exitStatus else {
+      throw toolFailed("it was killed by signal \(termination.signal ?? 0)")
+    }
+    guard let last = lines.last else {
+      throw toolFailed("it exited with status \(status) without saying why")
+    }
+    guard status != 126, status != 127 else {
+      throw toolFailed("it could not run (status \(status)): \(InputText.quoted(last))")
+    }
+    let quoted = lines.suffix(2).map { InputText.quoted(ffprobeReason($0, path: path)) }
+    throw InputError(
+      .badData, InputLocation(file: path),
+      "ffprobe cannot read the video: " + quoted.joined(separator: "; "))
   }
 
   /// An ffprobe error line without what the message names already or that changes from run to

@@ -5,8 +5,9 @@ import Foundation
 import Testing
 
 /// A `background.recording.video` is probed when the scene loads: a video ffmpeg cannot
-/// deliver is refused before the output folder is touched, and its errors name the scene's
-/// line and field (Documentation/CameraImages.md, "Bad input during the run").
+/// deliver is refused before the output folder is touched, its errors name the scene's line
+/// and field, and a failing ffprobe is the tool's failure, not the video's
+/// (Documentation/CameraImages.md, "Bad input during the run").
 @Suite struct RecordedVideoProbeTests {
   let folder = TemporaryFolder("video-probe")
 
@@ -89,6 +90,50 @@ import Testing
         output.standardError.contains("(named by \(scene):5: field 'background.recording.video')"),
         "\(output.standardError)")
     }
+    #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
+  }
+
+  /// A 0.3 s 32×24 FFV1 video at 10 frames/s, `clip.mkv`.
+  func makeVideo() throws {
+    try ffmpeg([
+      "-f", "lavfi", "-i", "testsrc2=s=32x24:d=0.3:r=10", "-c:v", "ffv1", folder.file("clip.mkv"),
+    ])
+  }
+
+  /// `arsim` as a child process with `ARSIM_FFPROBE` set to `ffprobe`.
+  func render(_ scene: String, ffprobe: String) throws -> (code: Int32?, errors: String) {
+    var environment = ProcessInfo.processInfo.environment
+    environment["ARSIM_FFPROBE"] = ffprobe
+    let (termination, _, lines) = try ChildProcess.run(
+      BuiltArsim.path, ["render", scene, "--out", folder.file("out")], timeoutSeconds: 120,
+      environment: environment)
+    return (termination.exitStatus, lines.joined(separator: "\n"))
+  }
+
+  @Test("ffprobe failing without a word, or killed, is the tool's failure (69), not the video's")
+  func failingFFprobe() throws {
+    defer { folder.remove() }
+    try makeVideo()
+    let scene = try scene("tool", video: "clip.mkv")
+    var (code, errors) = try render(scene, ffprobe: "/bin/false")
+    #expect(code == 69, "\(errors)")
+    #expect(
+      errors.contains("ffprobe (/bin/false) failed on \(folder.file("clip.mkv"))"), "\(errors)")
+    #expect(errors.contains("exited with status 1 without saying why"), "\(errors)")
+    #expect(errors.contains("the tool failed, not the video"), "\(errors)")
+    let killed = folder.write("#!/bin/sh\nkill -9 $$\n", to: "bin/killed")
+    chmod(killed, 0o755)
+    (code, errors) = try render(scene, ffprobe: killed)
+    #expect(code == 69, "\(errors)")
+    #expect(errors.contains("it was killed by signal 9"), "\(errors)")
+    // An ffprobe that says why the file is bad: the video is bad input (65).
+    let says = folder.write(
+      "#!/bin/sh\necho 'clip.mkv: Invalid data found when processing input' >&2\nexit 1\n",
+      to: "bin/says")
+    chmod(says, 0o755)
+    (code, errors) = try render(scene, ffprobe: says)
+    #expect(code == 65, "\(errors)")
+    #expect(errors.contains("ffprobe cannot read the video: 'clip.mkv: Invalid data"), "\(errors)")
     #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
   }
 }

@@ -15,7 +15,7 @@ extension ReplayScene {
   /// - Throws: `InputError`/`LocatedError` with `.missingInput` for missing files and
   ///   `.badData` naming the scene file and field (e.g. `output.fps`) for invalid values (a
   ///   `background.recording.video` is probed with ffprobe here: `VideoFrameSource.probe`);
-  ///   `CameraVideoError` when ffprobe or ffmpeg is missing or ffprobe cannot run.
+  ///   `CameraVideoError` when ffprobe or ffmpeg is missing or ffprobe fails.
   public static func load(path: String, registry: SessionRegistry) throws -> ReplayScene {
     do {
       let (file, sections, fileWarnings) = try SceneFile.read(path: path, registry: registry)
