@@ -42,8 +42,8 @@ public struct VideoProbe: Hashable, Sendable {
   public let width: Int
   /// Frame size, pixels.
   public let height: Int
-  /// Presentation times in seconds (ffprobe's), counted from the first frame (0), one per
-  /// frame.
+  /// Presentation times in seconds, counted from the first frame ffmpeg delivers (0), one per
+  /// frame it delivers (`VideoFrameSource.presentationTimes(_:)`).
   public let times: [Double]
   /// The ffmpeg executable found when probing, which decodes the frames.
   public let ffmpeg: String
@@ -52,10 +52,10 @@ public struct VideoProbe: Hashable, Sendable {
 /// A video's frames as recorded camera images: ffprobe lists the presentation times
 /// (`probe(_:environment:)`), ffmpeg decodes the first video stream to RGBA over a pipe
 /// (`-f rawvideo`, one frame per decoded picture, `-fps_mode passthrough`, no autorotation:
-/// the frames as stored, which the lens describes). Times count from the first frame (its
-/// time is 0). Every wait is bounded (`ChildProcess.readTimeoutSeconds`, 60 s).
+/// the frames as stored, which the lens describes). Times count from the first frame ffmpeg
+/// delivers (its time is 0). Every wait is bounded (`ChildProcess.readTimeoutSeconds`, 60 s).
 public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
-  /// Presentation times in seconds (ffprobe's), one per frame.
+  /// Presentation times in seconds from the first frame, one per frame ffmpeg delivers.
   public let times: [Double]
   /// The video file.
   public let path: String
@@ -143,16 +143,33 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
       throw InputError(.badData, InputLocation(file: path), "ffprobe found no video stream")
     }
     try CameraImageDecoder.checkSize(width: size[0], height: size[1], file: path)
-    let presentation = try run(
-      ffprobe, path, ["-show_entries", "packet=pts_time", "-of", "csv=p=0"]
-    ).split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-      .filter(\.isFinite).sorted()
+    let presentation = presentationTimes(
+      try run(ffprobe, path, ["-show_entries", "packet=pts_time,flags", "-of", "compact=p=0"]))
     guard let first = presentation.first else {
       throw InputError(.badData, InputLocation(file: path), "ffprobe found no frames")
     }
     return VideoProbe(
       path: path, width: size[0], height: size[1], times: presentation.map { $0 - first },
       ffmpeg: ffmpeg)
+  }
+
+  /// The presentation times of the frames ffmpeg delivers, sorted, from ffprobe's packet lines
+  /// (`pts_time=0.033333|flags=K__`): a packet flagged `D` (discard: before the start of an
+  /// MP4 edit list, as a trimmed `-c copy` file keeps from its keyframe on) is decoded but
+  /// never output, and a packet without a time is not counted.
+  static func presentationTimes(_ packets: String) -> [Double] {
+    packets.split(separator: "\n").compactMap { line -> Double? in
+      var fields: [Substring: Substring] = [:]
+      for field in line.split(separator: "|") {
+        guard let equals = field.firstIndex(of: "=") else { continue }
+        fields[field[..<equals]] = field[field.index(after: equals)...]
+      }
+      guard fields["flags"]?.contains("D") != true,
+        let time = fields["pts_time"].flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }),
+        time.isFinite
+      else { return nil }
+      return time
+    }.sorted()
   }
 
   private init(probe: VideoProbe, ffmpeg: ChildProcess) {

@@ -136,4 +136,18 @@ import Testing
     #expect(errors.contains("ffprobe cannot read the video: 'clip.mkv: Invalid data"), "\(errors)")
     #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
   }
+
+  @Test("a trimmed MP4 with an edit list renders to its end: pre-roll packets are no frames")
+  func trimmedMP4() throws {
+    defer { folder.remove() }
+    try ffmpeg([
+      "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=30", "-t", "4", "-g", "60", "-pix_fmt",
+      "yuv420p", folder.file("gop.mp4"),
+    ])
+    try ffmpeg(["-ss", "1.0", "-i", folder.file("gop.mp4"), "-c", "copy", folder.file("cut.mp4")])
+    let (status, output) = runCommand(
+      ["render", try scene("vcut", video: "cut.mp4", duration: 3.9), "--out", folder.file("out")])
+    #expect(status == 0, "\(output.standardError)")
+    #expect(FileManager.default.fileExists(atPath: folder.file("out/frame_00038.png")))
+  }
 }
