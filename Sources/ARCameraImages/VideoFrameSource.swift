@@ -3,20 +3,29 @@ import ARRenderCore
 import ARSupport
 import Foundation
 
-/// Why a video's frames could not be decoded. `arsim` exits 69 when a tool is missing and 73
-/// when ffmpeg or ffprobe failed (frames written before stay complete).
+/// Why a video's frames could not be decoded. `arsim` exits 69 when a tool is missing or
+/// failed (not the video: ffprobe said nothing, crashed or could not be run) and 73 when
+/// ffmpeg failed while decoding (frames written before stay complete).
 public enum CameraVideoError: Error, Hashable, Sendable, CustomStringConvertible {
   /// No `ffmpeg`/`ffprobe` on `PATH` (or at `ARSIM_FFMPEG`/`ARSIM_FFPROBE`).
   case toolNotFound(String)
-  /// ffprobe or ffmpeg failed on `video`; `lastLines` are its last lines of standard error.
+  /// `tool` (the executable at `executable`) failed on `video` without a word about the file:
+  /// it exited non-zero with nothing on standard error, was killed by a signal, could not be
+  /// started or did not answer in time (`reason`).
+  case toolFailed(tool: String, executable: String, video: String, reason: String)
+  /// ffmpeg failed on `video` while decoding; `lastLines` are its last lines of standard error.
   case failed(video: String, reason: String, lastLines: [String])
 
-  /// A terminal message naming the video and the package to install.
+  /// A terminal message naming the video, and the tool and the package to install.
   public var description: String {
     switch self {
     case .toolNotFound(let tool):
       return "\(tool) not found (PATH, or ARSIM_\(tool.uppercased())); install the Debian "
         + "package 'ffmpeg' (apt-get install ffmpeg, or Scripts/install-dependencies)"
+    case .toolFailed(let tool, let executable, let video, let reason):
+      return "\(tool) (\(InputText.escaped(executable))) failed on \(InputText.escaped(video)): "
+        + "\(reason); the tool failed, not the video: check ARSIM_\(tool.uppercased()) or "
+        + "reinstall the Debian package 'ffmpeg'"
     case .failed(let video, let reason, let lines):
       return "\(InputText.escaped(video)): \(reason)"
         + (lines.isEmpty ? "" : "; it said:\n" + lines.map { "  " + $0 }.joined(separator: "\n"))
@@ -24,13 +33,29 @@ public enum CameraVideoError: Error, Hashable, Sendable, CustomStringConvertible
   }
 }
 
-/// A video's frames as recorded camera images: ffprobe lists the presentation times, ffmpeg
-/// decodes the first video stream to RGBA over a pipe (`-f rawvideo`, one frame per decoded
-/// picture, `-fps_mode passthrough`, no autorotation: the frames as stored, which the lens
-/// describes). Times count from the first frame (its time is 0). Every wait is bounded
-/// (`ChildProcess.readTimeoutSeconds`, 60 s).
+/// What ffprobe found in a video, before any frame is decoded: the scene loader probes it so
+/// that a video ffmpeg cannot deliver is refused before a run touches its output folder.
+public struct VideoProbe: Hashable, Sendable {
+  /// The video file.
+  public let path: String
+  /// Frame size, pixels.
+  public let width: Int
+  /// Frame size, pixels.
+  public let height: Int
+  /// Presentation times in seconds, counted from the first frame ffmpeg delivers (0), one per
+  /// frame it delivers (`VideoFrameSource.presentationTimes(_:)`).
+  public let times: [Double]
+  /// The ffmpeg executable found when probing, which decodes the frames.
+  public let ffmpeg: String
+}
+
+/// A video's frames as recorded camera images: ffprobe lists the presentation times
+/// (`probe(_:environment:)`), ffmpeg decodes the first video stream to RGBA over a pipe
+/// (`-f rawvideo`, one frame per decoded picture, `-fps_mode passthrough`, no autorotation:
+/// the frames as stored, which the lens describes). Times count from the first frame ffmpeg
+/// delivers (its time is 0). Every wait is bounded (`ChildProcess.readTimeoutSeconds`, 60 s).
 public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
-  /// Presentation times in seconds (ffprobe's), one per frame.
+  /// Presentation times in seconds from the first frame, one per frame ffmpeg delivers.
   public let times: [Double]
   /// The video file.
   public let path: String
@@ -41,15 +66,44 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
   private let ffmpeg: ChildProcess
   private var nextFrame = 0
 
-  /// Probes `path` and starts decoding it.
-  /// - Throws: `InputError` `.missingInput` when `path` is not a regular file
-  ///   (`FileIO.checkRegularFile(_:)`), `.badData` (exit 65) when ffprobe cannot read the video
-  ///   (with its last lines), finds no video stream or frames, or the frame is over the image
-  ///   limits; `CameraVideoError.toolNotFound` without ffmpeg/ffprobe, `.failed` when a child
-  ///   cannot start or times out.
+  /// Probes `path` and starts decoding it (`probe(_:environment:)`, then `open(_:environment:)`).
+  /// - Throws: as those two.
   public static func open(
     _ path: String, environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> VideoFrameSource {
+    try open(probe(path, environment: environment), environment: environment)
+  }
+
+  /// Starts decoding a probed video.
+  /// - Throws: `CameraVideoError.toolFailed` (exit 69) when ffmpeg cannot be started.
+  public static func open(
+    _ probe: VideoProbe, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> VideoFrameSource {
+    let process: ChildProcess
+    do {
+      process = try ChildProcess(
+        executable: probe.ffmpeg,
+        arguments: [
+          "-v", "error", "-nostdin", "-noautorotate", "-i", probe.path, "-map", "0:v:0",
+          "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgba", "-",
+        ], standardOutput: .readByCaller, environment: environment)
+    } catch {
+      throw CameraVideoError.toolFailed(
+        tool: "ffmpeg", executable: probe.ffmpeg, video: probe.path, reason: "\(error)")
+    }
+    return VideoFrameSource(probe: probe, ffmpeg: process)
+  }
+
+  /// Checks `path` with ffprobe: container, size and the frames ffmpeg will deliver. Runs no
+  /// ffmpeg and writes nothing.
+  /// - Throws: `InputError` `.missingInput` when `path` is not a regular file
+  ///   (`FileIO.checkRegularFile(_:)`), `.badData` (exit 65) when ffprobe cannot read the video
+  ///   (with its last lines), finds no video stream or frames, or the frame is over the image
+  ///   limits; `CameraVideoError.toolNotFound` without ffmpeg/ffprobe, `.toolFailed` (exit 69)
+  ///   when ffprobe fails without saying why, is killed, cannot start or times out (60 s).
+  public static func probe(
+    _ path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> VideoProbe {
     guard
       let ffprobe = ExecutableLocator.find(
         "ffprobe", environment: environment, overrideVariable: "ARSIM_FFPROBE")
@@ -62,7 +116,7 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
     try FileIO.checkRegularFile(path)
     // One probe for the container and the first video stream's size, as `key=value` lines.
     var probed: [Substring: Substring] = [:]
-    for line in try probe(
+    for line in try run(
       ffprobe, path,
       [
         "-show_entries", "stream=width,height:format=format_name", "-of",
@@ -89,56 +143,77 @@ public final class VideoFrameSource: RecordedImageSource, @unchecked Sendable {
       throw InputError(.badData, InputLocation(file: path), "ffprobe found no video stream")
     }
     try CameraImageDecoder.checkSize(width: size[0], height: size[1], file: path)
-    let presentation = try probe(
-      ffprobe, path, ["-show_entries", "packet=pts_time", "-of", "csv=p=0"]
-    ).split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-      .filter(\.isFinite).sorted()
+    let presentation = presentationTimes(
+      try run(ffprobe, path, ["-show_entries", "packet=pts_time,flags", "-of", "compact=p=0"]))
     guard let first = presentation.first else {
       throw InputError(.badData, InputLocation(file: path), "ffprobe found no frames")
     }
-    let process: ChildProcess
-    do {
-      process = try ChildProcess(
-        executable: ffmpeg,
-        arguments: [
-          "-v", "error", "-nostdin", "-noautorotate", "-i", path, "-map", "0:v:0",
-          "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgba", "-",
-        ], standardOutput: .readByCaller, environment: environment)
-    } catch {
-      throw CameraVideoError.failed(video: path, reason: "\(error)", lastLines: [])
-    }
-    return VideoFrameSource(
+    return VideoProbe(
       path: path, width: size[0], height: size[1], times: presentation.map { $0 - first },
-      ffmpeg: process)
+      ffmpeg: ffmpeg)
   }
 
-  private init(path: String, width: Int, height: Int, times: [Double], ffmpeg: ChildProcess) {
-    self.path = path
-    self.width = width
-    self.height = height
-    self.times = times
+  /// The presentation times of the frames ffmpeg delivers, sorted, from ffprobe's packet lines
+  /// (`pts_time=0.033333|flags=K__`): a packet flagged `D` (discard: before the start of an
+  /// MP4 edit list, as a trimmed `-c copy` file keeps from its keyframe on) is decoded but
+  /// never output, and a packet without a time is not counted.
+  static func presentationTimes(_ packets: String) -> [Double] {
+    packets.split(separator: "\n").compactMap { line -> Double? in
+      var fields: [Substring: Substring] = [:]
+      for field in line.split(separator: "|") {
+        guard let equals = field.firstIndex(of: "=") else { continue }
+        fields[field[..<equals]] = field[field.index(after: equals)...]
+      }
+      guard fields["flags"]?.contains("D") != true,
+        let time = fields["pts_time"].flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }),
+        time.isFinite
+      else { return nil }
+      return time
+    }.sorted()
+  }
+
+  private init(probe: VideoProbe, ffmpeg: ChildProcess) {
+    path = probe.path
+    width = probe.width
+    height = probe.height
+    times = probe.times
     self.ffmpeg = ffmpeg
   }
 
-  private static func probe(_ ffprobe: String, _ path: String, _ arguments: [String]) throws
+  /// ffprobe's standard output for `arguments` on the first video stream of `path`.
+  /// - Throws: `InputError` `.badData` quoting ffprobe's last lines when it explains why it
+  ///   failed; `CameraVideoError.toolFailed` when it says nothing, is killed, cannot start or
+  ///   times out.
+  private static func run(_ ffprobe: String, _ path: String, _ arguments: [String]) throws
     -> String
   {
+    func toolFailed(_ reason: String) -> CameraVideoError {
+      .toolFailed(tool: "ffprobe", executable: ffprobe, video: path, reason: reason)
+    }
+    let (termination, output, lines): (ChildProcess.Termination, [UInt8], [String])
     do {
-      let (termination, output, lines) = try ChildProcess.run(
+      (termination, output, lines) = try ChildProcess.run(
         ffprobe, ["-v", "error", "-select_streams", "v:0"] + arguments + [path],
         timeoutSeconds: 60)
-      // The video is bad input (65), with ffprobe's own last words as the excerpt.
-      guard termination.succeeded else {
-        let said = lines.suffix(2).map { InputText.quoted(ffprobeReason($0, path: path)) }
-          .joined(separator: "; ")
-        throw InputError(
-          .badData, InputLocation(file: path),
-          "ffprobe cannot read the video" + (said.isEmpty ? "" : ": " + said))
-      }
-      return String(decoding: output, as: UTF8.self)
-    } catch let error as ChildProcessError {
-      throw CameraVideoError.failed(video: path, reason: error.description, lastLines: [])
+    } catch {
+      throw toolFailed(error.description)
     }
+    if termination.succeeded { return String(decoding: output, as: UTF8.self) }
+    // Its own words about the file make the video bad input (65), quoted; silence, a crash or
+    // a shell's "cannot run" status (126, 127) is the tool's failure (69).
+    guard let status = termination.exitStatus else {
+      throw toolFailed("it was killed by signal \(termination.signal ?? 0)")
+    }
+    guard let last = lines.last else {
+      throw toolFailed("it exited with status \(status) without saying why")
+    }
+    guard status != 126, status != 127 else {
+      throw toolFailed("it could not run (status \(status)): \(InputText.quoted(last))")
+    }
+    let quoted = lines.suffix(2).map { InputText.quoted(ffprobeReason($0, path: path)) }
+    throw InputError(
+      .badData, InputLocation(file: path),
+      "ffprobe cannot read the video: " + quoted.joined(separator: "; "))
   }
 
   /// An ffprobe error line without what the message names already or that changes from run to

@@ -198,7 +198,10 @@ private func dispatch(
     code = .usage
   } catch let error as CameraVideoError {
     output.printError("arsim \(command): error: \(error.description)")
-    if case .toolNotFound = error { code = .unavailable } else { code = .cannotCreate }
+    switch error {
+    case .toolNotFound, .toolFailed: code = .unavailable
+    case .failed: code = .cannotCreate
+    }
   } catch let error as ToolUnavailable {
     output.printError("arsim \(command): error: \(error.message)")
     code = .unavailable

@@ -62,6 +62,43 @@ import Testing
     try source.finish()
   }
 
+  @Test("packets flagged D (before an edit list's start) or without a time are no frames")
+  func presentationTimes() {
+    let packets = """
+      pts_time=-0.066667|flags=KD
+      pts_time=0.033333|flags=___
+      pts_time=-0.033333|flags=_D
+      pts_time=0.000000|flags=K__
+      pts_time=N/A|flags=___
+
+      """
+    #expect(VideoFrameSource.presentationTimes(packets) == [0, 0.033333])
+  }
+
+  @Test("a trimmed MP4 (an edit list after a keyframe): a time per frame ffmpeg delivers")
+  func trimmedMP4() throws {
+    let folder = TemporaryFolder()
+    defer { folder.remove() }
+    let ffmpeg = try #require(ExecutableLocator.find("ffmpeg", environment: Self.environment))
+    // `-ss 1 -c copy` keeps the second before from the keyframe at 0 as 30 packets at negative
+    // times, flagged discard, which ffmpeg decodes and does not output.
+    for arguments in [
+      ["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=30", "-t", "4", "-g", "60"]
+        + ["-pix_fmt", "yuv420p", folder.path + "/gop.mp4"],
+      ["-ss", "1.0", "-i", folder.path + "/gop.mp4", "-c", "copy", folder.path + "/cut.mp4"],
+    ] {
+      let (termination, _, lines) = try ChildProcess.run(
+        ffmpeg, ["-v", "error", "-nostdin"] + arguments)
+      try #require(termination.succeeded, "\(lines)")
+    }
+    let source = try VideoFrameSource.open(folder.path + "/cut.mp4")
+    #expect(source.times.count == 90)
+    #expect(source.times.first == 0)
+    #expect(abs((source.times.last ?? 0) - 89.0 / 30) < 1e-3)
+    _ = try source.image(at: 89)
+    try source.finish()
+  }
+
   @Test("a file ffprobe opens but that is no MP4, MOV or MKV video is bad data (65)")
   func notAVideo() throws {
     let folder = TemporaryFolder()

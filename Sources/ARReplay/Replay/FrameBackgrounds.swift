@@ -25,7 +25,7 @@ final class FrameBackgrounds {
     let source: any RecordedImageSource
     switch recording.source {
     case .list(let list): source = ImageListSource(list: list)
-    case .video(let path): source = try VideoFrameSource.open(path)
+    case .video(let probe): source = try VideoFrameSource.open(probe)
     }
     let schedule = scene.schedule
     // Lists carry the pose clock's times; a video's times count from its first frame, as the

@@ -13,7 +13,9 @@ extension ReplayScene {
   /// Each kind in `registry` whose key the file has decodes and checks its own section, in
   /// registration order, after the common part.
   /// - Throws: `InputError`/`LocatedError` with `.missingInput` for missing files and
-  ///   `.badData` naming the scene file and field (e.g. `output.fps`) for invalid values.
+  ///   `.badData` naming the scene file and field (e.g. `output.fps`) for invalid values (a
+  ///   `background.recording.video` is probed with ffprobe here: `VideoFrameSource.probe`);
+  ///   `CameraVideoError` when ffprobe or ffmpeg is missing or ffprobe fails.
   public static func load(path: String, registry: SessionRegistry) throws -> ReplayScene {
     do {
       let (file, sections, fileWarnings) = try SceneFile.read(path: path, registry: registry)

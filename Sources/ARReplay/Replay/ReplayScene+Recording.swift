@@ -10,8 +10,9 @@ public struct RecordingBackground: Sendable {
   public enum Source: Sendable {
     /// An image list's files.
     case list(CameraImageList)
-    /// A video file's frames (decoded by ffmpeg).
-    case video(String)
+    /// A video file, probed by ffprobe when the scene loads; its frames are decoded by ffmpeg
+    /// during the run.
+    case video(VideoProbe)
   }
 
   /// The images.
@@ -154,18 +155,21 @@ extension SceneResolver {
         source: .list(images), lens: lens, offset: offset, missing: missing)
     case (nil, let video?):
       let path = try resolvePath(video, field: field + ".video")
-      guard FileIO.exists(path) else {
-        throw InputError(
-          .missingInput, InputLocation(file: path, field: field + ".video"), "no such file")
+      // Probed here, so a video ffmpeg cannot deliver is refused before a run touches its
+      // output folder; its errors name this field and line as a list's do.
+      let probe = try reading(path, field: field + ".video") {
+        guard FileIO.exists(path) else {
+          throw InputError(.missingInput, InputLocation(file: path), "no such file")
+        }
+        return try VideoFrameSource.probe(path)
       }
-      try reading(path, field: field + ".video") { try FileIO.checkRegularFile(path) }
       for (name, given) in [("folder", spec.folder != nil), ("format", spec.format != nil)]
       where given {
         warnings.append("\(field).\(name) belongs to a list, not a video; ignored")
       }
       inputPaths.append(path)
       return RecordingBackground(
-        source: .video(path), lens: lens, offset: offset, missing: missing)
+        source: .video(probe), lens: lens, offset: offset, missing: missing)
     default:
       throw error(field, "give exactly one of list, video")
     }
