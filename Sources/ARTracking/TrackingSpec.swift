@@ -280,19 +280,24 @@ public struct TrackingSpec: Decodable, Sendable {
       previous = t
       c.frames.drops.append(t)
     }
-    previous = 0
+    // Compared on the simulation's clock (whole microseconds, `TrackingSimulation`): a start
+    // of 1e-7 s is τ = 0 there, and an end within half a microsecond of its start is no later.
+    previous = -Double.infinity
     for (index, spec) in (interruptions ?? []).enumerated() {
       let field = "tracking.interruptions[\(index)]"
       let start = try time(spec.start, field + ".start")
       let end = try time(spec.end, field + ".end")
-      guard start > previous || (index == 0 && start > 0) else {
+      let startMicros = TrackingSimulation.microseconds(start)
+      guard startMicros > max(TrackingSimulation.microseconds(previous), 0) else {
         throw TrackingSpecError(
           field + ".start",
           index == 0
-            ? "must be after τ = 0 (the session's first frame)"
-            : "must be after the previous interruption's end (\(previous) s)")
+            ? "must be after τ = 0 (the session's first frame), at least 1 µs (got \(start) s)"
+            : "must be after the previous interruption's end (\(previous) s) by at least 1 µs")
       }
-      guard end > start else { throw TrackingSpecError(field + ".end", "must be after start") }
+      guard TrackingSimulation.microseconds(end) > startMicros else {
+        throw TrackingSpecError(field + ".end", "must be after start by at least 1 µs")
+      }
       let relocalizing =
         try nonNegative(spec.relocalizing, field + ".relocalizing", "s") ?? 1
       c.interruptions.append(

@@ -294,6 +294,15 @@ import Testing
       ], render, code: Exit.badData,
       mentions: ["scene.json:5:", "field 'tracking.frames.drops[0]'", "after τ = 0"]),
     CatalogCase(
+      "an interruption starting 0.1 µs after τ = 0, which is τ = 0 in whole microseconds "
+        + "(exit 70 before: tick 0's capture time fell before the track)",
+      files: [
+        "scene.json": tinyScene(
+          "\"tracking\": {\"interruptions\": [{\"start\": 1e-7, \"end\": 0.3}]}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'tracking.interruptions[0].start'", "after τ = 0"]),
+    CatalogCase(
       "a negative noise σ",
       files: [
         "scene.json": tinyScene("\"tracking\": {\"error\": {\"noise\": {\"position\": -0.1}}}"),
