@@ -127,6 +127,19 @@ public struct TrackingSpec: Decodable, Sendable {
     "tracking.interruptions[]": ["start", "end", "relocalizing"],
   ]
 
+  /// `value` when it is a time of a replay whose τ runs from 0 to `duration` seconds: every
+  /// time of the section is checked so, and the keyframes sessions add (`measure.tracking`).
+  /// - Throws: `TrackingSpecError` naming `field` for a time that is not finite or lies
+  ///   outside 0…duration.
+  public static func checkedTime(_ value: Double, field: String, duration: Double)
+    throws(TrackingSpecError) -> Double
+  {
+    guard value.isFinite, value >= 0, value <= duration + 1e-9 else {
+      throw TrackingSpecError(field, "\(value) s is outside the replay's time 0…\(duration) s")
+    }
+    return value
+  }
+
   /// The checked configuration, for a replay whose τ runs from 0 to `duration` seconds.
   /// - Throws: `TrackingSpecError` naming the field (from the scene's root, e.g.
   ///   `tracking.error.noise.position`) for a negative or non-finite σ, density, speed or
@@ -151,11 +164,7 @@ public struct TrackingSpec: Decodable, Sendable {
       return value
     }
     func time(_ value: Double, _ field: String) throws(TrackingSpecError) -> Double {
-      guard value.isFinite, value >= 0, value <= duration + 1e-9 else {
-        throw TrackingSpecError(
-          field, "\(value) s is outside the replay's time 0…\(duration) s")
-      }
-      return value
+      try Self.checkedTime(value, field: field, duration: duration)
     }
     func vector(_ values: [Double]?, _ field: String, atMost limit: Double, _ unit: String)
       throws(TrackingSpecError) -> Vector3

@@ -317,6 +317,30 @@ import Testing
       ], render, code: Exit.badData,
       mentions: ["scene.json:5:", "field 'tracking.relocalizations[0].t'", "outside the replay"]),
     CatalogCase(
+      "a negative measure.tracking time, checked as tracking.states' (was accepted)",
+      files: [
+        "scene.json": tinyScene(
+          "\"measure\": {\"switchTimes\": [0.1], \"tracking\": [{\"t\": -1, \"state\": \"normal\"}]}"
+        ),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: [
+        "scene.json:5:", "field 'measure.tracking[0].t'",
+        "-1.0 s is outside the replay's time 0…0.5 s",
+      ]),
+    CatalogCase(
+      "a measure.tracking time after the replay, with a tracking section (was accepted)",
+      files: [
+        "scene.json": tinyScene(
+          "\"tracking\": {\"seed\": 1},\n \"measure\": {\"switchTimes\": [0.1],\n  \"tracking\": "
+            + "[{\"t\": 0, \"state\": \"normal\"}, {\"t\": 5, \"state\": \"normal\"}]}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: [
+        "scene.json:7:", "field 'measure.tracking[1].t'",
+        "5.0 s is outside the replay's time 0…0.5 s",
+      ]),
+    CatalogCase(
       "a state keyframe with an unknown reason",
       files: [
         "scene.json": tinyScene(
