@@ -14,7 +14,7 @@ extension Image {
   /// conversion is applied (the stored values are taken as sRGB).
   /// - Parameter file: the name used in error messages.
   /// - Throws: `PNGError.decodingFailed` with libpng's message for corrupt or truncated data,
-  ///   or naming the limit for an image over `PNGDecodeLimits` (64 Mi pixels).
+  ///   or saying that the image is empty or over `PNGDecodeLimits` (64 Mi pixels).
   public init(pngData: [UInt8], file: String = "<memory>") throws {
     let (bytes, width, height) = try decodePNG(pngData, gray16: false, file: file)
     guard let image = Image(width: width, height: height, pixels: bytes) else {
@@ -74,22 +74,19 @@ public enum PNGDecodeLimits {
   /// Pixels in all (64 Mi).
   public static let maximumPixels = ImageLimits.maximumPixels
 
-  /// Why the PNG `data` declares an image over the limits (its `IHDR`, bytes 16–23 as the PNG
-  /// specification places it), or nil.
+  /// Why the PNG `data` declares an empty image or one over the limits (its `IHDR`, bytes
+  /// 16–23 as the PNG specification places it), or nil.
   static func problem(_ data: [UInt8]) -> String? {
     guard data.count >= 24, data[12..<16].elementsEqual(Array("IHDR".utf8)) else { return nil }
     let width = data[16..<20].reduce(0) { $0 << 8 | Int($1) }
     let height = data[20..<24].reduce(0) { $0 << 8 | Int($1) }
-    guard width > maximumSide || height > maximumSide || width * height > maximumPixels else {
-      return nil
-    }
-    return "image of \(width)×\(height) pixels is over the limit (\(maximumSide) a side, "
-      + "\(maximumPixels >> 20) Mi pixels)"
+    return ImageLimits.sizeProblem(width, height)
   }
 }
 
 /// Runs the shim's decoder; returns the raw output bytes (RGBA8 or host-endian UInt16).
-/// - Throws: `PNGError.decodingFailed` for an image over `PNGDecodeLimits`, before decoding.
+/// - Throws: `PNGError.decodingFailed` for an empty image or one over `PNGDecodeLimits`, before
+///   decoding.
 private func decodePNG(_ data: [UInt8], gray16: Bool, file: String) throws -> (
   [UInt8], Int, Int
 ) {
