@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// A damaged PNG in `background.images` (a newcomer's finding): the error names the scene
-/// file, line and field and the frame; a run stopped part way publishes its frames with their
-/// lines and no run.json.
+/// file, line and field and the frame; what the header shows is refused at load; a run
+/// stopped part way publishes its frames with their lines and no run.json.
 @Suite struct BackgroundImagesDamageTests {
   /// A folder with the fr1/xyz track and a 3-frame scene showing the PNGs in `bg`.
   static func folder(_ label: String) throws -> (TemporaryFolder, scene: String) {
@@ -63,5 +63,36 @@ import Testing
       .split(separator: "\n")
     #expect(events.allSatisfy { $0.contains("\"frame\":0") })
     #expect(try Image(contentsOfPNG: out + "/frame_00000.png").width == 16)
+  }
+
+  @Test(
+    "a header declaring 16385×10 or 0×0 pixels, or no PNG at all, is refused at load",
+    arguments: [
+      ("16385×10", "image of 16385×10 pixels is over the limit"),
+      ("0×0", "image of 0×0 pixels is empty"),
+      ("text", "not a PNG file"),
+    ])
+  func refusedAtLoad(_ kind: String, _ reason: String) throws {
+    let (folder, scene) = try Self.folder("background-header")
+    defer { folder.remove() }
+    folder.write(try Self.goodPNG(), to: "bg/a.png")
+    var bad: [UInt8]
+    switch kind {
+    case "16385×10": bad = ZeroPNG.bytes(width: 16385, height: 10)
+    case "0×0":
+      bad = ZeroPNG.bytes(width: 1, height: 1)
+      bad.replaceSubrange(16..<24, with: [UInt8](repeating: 0, count: 8))
+    default: bad = Array("not an image\n".utf8)
+    }
+    folder.write(bad, to: "bg/b.png")
+    let out = folder.file("out")
+    let (status, output) = runCommand(["render", scene, "--out", out])
+    #expect(status == 65)
+    #expect(
+      output.standardError.contains("bg/b.png: invalid PNG: \(reason)"), "\(output.standardError)")
+    #expect(
+      output.standardError.contains("(named by \(scene):3: field 'background.images')"),
+      "\(output.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: out + "/frame_00000.png"))
   }
 }

@@ -82,6 +82,27 @@ public enum PNGDecodeLimits {
     let height = data[20..<24].reduce(0) { $0 << 8 | Int($1) }
     return ImageLimits.sizeProblem(width, height)
   }
+
+  /// Checks the first 24 bytes of the PNG file at `path` (signature, `IHDR`, size), so that a
+  /// folder of images is refused at load for what its headers already show, before any frame.
+  /// - Throws: `InputError` `.missingInput` when the file cannot be opened or is not a regular
+  ///   file, `.badData` naming the file when it does not start as a PNG or declares an empty
+  ///   image or one over the limits. Damage after the header is found when it is decoded.
+  public static func checkHeader(ofFile path: String) throws {
+    let header = try FileIO.read(path, prefix: 24)
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    let reason: String?
+    if !header.starts(with: signature) {
+      reason = "not a PNG file (no PNG signature)"
+    } else if header.count < 24 || !header[12..<16].elementsEqual(Array("IHDR".utf8)) {
+      reason = "truncated or damaged header (no IHDR chunk first)"
+    } else {
+      reason = problem(header)
+    }
+    if let reason {
+      throw InputError(.badData, InputLocation(file: path), "invalid PNG: " + reason)
+    }
+  }
 }
 
 /// Runs the shim's decoder; returns the raw output bytes (RGBA8 or host-endian UInt16).

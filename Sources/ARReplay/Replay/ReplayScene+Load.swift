@@ -411,9 +411,10 @@ struct SceneResolver {
       throw InputError(
         .missingInput, InputLocation(file: folder, field: "background.images"), "no .png files")
     }
-    // The input rule, at load: a FIFO or device among the images is refused before any frame.
+    // The input rule, at load: a FIFO or device among the images is refused before any frame,
+    // and so is an image whose header is no PNG's or declares an empty or oversized image.
     for png in pngs {
-      try reading(png, field: "background.images") { try FileIO.checkRegularFile(png) }
+      try reading(png, field: "background.images") { try PNGDecodeLimits.checkHeader(ofFile: png) }
     }
     return .images(pngs)
   }
