@@ -9,9 +9,9 @@ import CTurboJPEG
 public enum CameraImageDecoder {
   /// The largest image accepted: 16384 pixels a side (libpng's limit in ARSim's decoder) and
   /// 64 Mi pixels in all (256 MiB of RGBA), checked from the header before any pixel is decoded.
-  public static let maximumSide = 16384
+  public static let maximumSide = ImageLimits.maximumSide
   /// See `maximumSide`.
-  public static let maximumPixels = 64 << 20
+  public static let maximumPixels = ImageLimits.maximumPixels
   /// The longest image file read (256 MiB).
   public static let maximumFileBytes = 256 << 20
 
@@ -54,13 +54,8 @@ public enum CameraImageDecoder {
   static func isJPEG(_ bytes: [UInt8]) -> Bool { bytes.starts(with: [0xFF, 0xD8, 0xFF]) }
 
   static func checkSize(width: Int, height: Int, file: String) throws {
-    guard width > 0, height > 0, width <= maximumSide, height <= maximumSide,
-      width * height <= maximumPixels
-    else {
-      throw InputError(
-        .badData, InputLocation(file: file),
-        "image of \(width)×\(height) pixels is over the limit (\(maximumSide) a side, "
-          + "\(maximumPixels >> 20) Mi pixels)")
+    if let problem = ImageLimits.sizeProblem(width, height) {
+      throw InputError(.badData, InputLocation(file: file), problem)
     }
   }
 

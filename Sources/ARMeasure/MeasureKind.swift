@@ -63,7 +63,8 @@ public struct MeasureKind: SessionKind {
   }
 
   /// `measure.tracking`'s states go to the scene's tracking timeline as keyframes
-  /// (`scene.trackingKeyframes`).
+  /// (`scene.trackingKeyframes`), whose times the loader checks against the replay (0…its
+  /// duration), as `tracking.states`'.
   /// - Throws: `InputError` for `measure.switchTimes` when a time is not finite or decreases,
   ///   for `measure.tracking` when a state name is unknown or a time is not finite or
   ///   decreases.
@@ -84,28 +85,31 @@ public struct MeasureKind: SessionKind {
       }
       return state
     }
-    var keyframes: [TrackingKeyframe] = []
     switch section.tracking {
     case nil: break
     case .constant(let name):
-      keyframes = [TrackingKeyframe(t: 0, state: try state(name, "measure.tracking"))]
+      scene.addTrackingKeyframe(
+        TrackingKeyframe(t: 0, state: try state(name, "measure.tracking")),
+        field: "measure.tracking")
     case .changes(let changes):
+      var last: Double?
       for (index, change) in changes.enumerated() {
         let named = try state(change.state, "measure.tracking[\(index)].state")
         guard change.t.isFinite, abs(change.t) < 9e12 else {
           throw scene.error(
             "measure.tracking", "tracking[\(index)].t is not a finite number of seconds")
         }
-        if let last = keyframes.last, (change.t * 1e6).rounded() < (last.t * 1e6).rounded() {
+        if let last, (change.t * 1e6).rounded() < (last * 1e6).rounded() {
           throw scene.error(
             "measure.tracking",
             "tracking[\(index)].t is earlier than tracking[\(index - 1)].t (times must not decrease)"
           )
         }
-        keyframes.append(TrackingKeyframe(t: change.t, state: named))
+        last = change.t
+        scene.addTrackingKeyframe(
+          TrackingKeyframe(t: change.t, state: named), field: "measure.tracking[\(index)].t")
       }
     }
-    scene.trackingKeyframes += keyframes
     return Configuration(switchTimes: section.switchTimes)
   }
 }

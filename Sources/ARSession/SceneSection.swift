@@ -16,8 +16,10 @@ public struct SceneSection: Sendable {
   /// Findings that do not stop loading, shown by `arsim render` and written to run.json.
   public var warnings: [String] = []
   /// Tracking-state keyframes the section adds to the scene's tracking timeline (the measure
-  /// app's `measure.tracking`, an alias of the top-level `tracking.states`), in τ order.
-  public var trackingKeyframes: [TrackingKeyframe] = []
+  /// app's `measure.tracking`, an alias of the top-level `tracking.states`), in τ order, each
+  /// with the field of its time (`measure.tracking[2].t`): the loader checks the times
+  /// against the replay as it checks `tracking.states` and names that field.
+  public private(set) var trackingKeyframes: [(keyframe: TrackingKeyframe, field: String)] = []
 
   /// Creates the context for the scene file at `sceneFilePath`.
   public init(sceneFilePath: String) {
@@ -28,6 +30,11 @@ public struct SceneSection: Sendable {
     } else {
       folder = ""
     }
+  }
+
+  /// Adds a keyframe to `trackingKeyframes`; `field` names its time in errors.
+  public mutating func addTrackingKeyframe(_ keyframe: TrackingKeyframe, field: String) {
+    trackingKeyframes.append((keyframe, field))
   }
 
   /// A `.badData` error naming the scene file and `field` (a path from the root, e.g.

@@ -33,6 +33,25 @@ public enum FileIO {
     return out
   }
 
+  /// Reads at most the first `prefix` bytes of a file (fewer when it is shorter): a header.
+  /// - Throws: as `read(_:maximumBytes:)`.
+  public static func read(_ path: String, prefix: Int) throws -> [UInt8] {
+    let fd = try openInput(path)
+    defer { close(fd) }
+    var out = [UInt8](repeating: 0, count: prefix)
+    var filled = 0
+    while filled < prefix {
+      let n = out[filled...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw InputError(.badData, InputLocation(file: path), String(cString: strerror(errno)))
+      }
+      if n == 0 { break }
+      filled += n
+    }
+    return Array(out[..<filled])
+  }
+
   /// Opens an input file for reading and returns its descriptor (the caller closes it). The
   /// open does not block (`O_NONBLOCK`, cleared afterwards), and anything but a regular file —
   /// a FIFO, socket, device or folder — is refused, so a FIFO given as a track cannot hang a

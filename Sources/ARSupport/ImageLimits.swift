@@ -15,3 +15,16 @@ extension ImageLimits {
       + "read back (compare, video, report)"
   }
 }
+
+extension ImageLimits {
+  /// Why an image of `width` × `height` pixels read from a file cannot be used: empty (a side
+  /// of 0) or over the limits; nil when it can.
+  public static func sizeProblem(_ width: Int, _ height: Int) -> String? {
+    if width == 0 || height == 0 { return "image of \(width)×\(height) pixels is empty" }
+    guard width > maximumSide || height > maximumSide || width * height > maximumPixels else {
+      return nil
+    }
+    return "image of \(width)×\(height) pixels is over the limit (\(maximumSide) a side, "
+      + "\(maximumPixels >> 20) Mi pixels)"
+  }
+}

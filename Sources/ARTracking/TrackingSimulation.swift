@@ -180,8 +180,12 @@ public final class TrackingSimulation {
       }
       if interruption == nil { updateRulesWithoutFrame(now: now) }
     } else {
-      let captureTime = Self.outsideInterruptions(
-        min(max(t + jitter, 0), lastTime), tick: t, c.interruptions)
+      // Clamped again: one microsecond before a start at 1 µs, or an end a hair past the
+      // replay, would leave the track.
+      let captureTime = min(
+        max(
+          Self.outsideInterruptions(min(max(t + jitter, 0), lastTime), tick: t, c.interruptions),
+          0), lastTime)
       let truth = try trueCamera(captureTime)
       var estimate = truth
       estimate.worldFromCamera = estimated(truth.worldFromCamera, error: stepError)

@@ -127,6 +127,19 @@ public struct TrackingSpec: Decodable, Sendable {
     "tracking.interruptions[]": ["start", "end", "relocalizing"],
   ]
 
+  /// `value` when it is a time of a replay whose τ runs from 0 to `duration` seconds: every
+  /// time of the section is checked so, and the keyframes sessions add (`measure.tracking`).
+  /// - Throws: `TrackingSpecError` naming `field` for a time that is not finite or lies
+  ///   outside 0…duration.
+  public static func checkedTime(_ value: Double, field: String, duration: Double)
+    throws(TrackingSpecError) -> Double
+  {
+    guard value.isFinite, value >= 0, value <= duration + 1e-9 else {
+      throw TrackingSpecError(field, "\(value) s is outside the replay's time 0…\(duration) s")
+    }
+    return value
+  }
+
   /// The checked configuration, for a replay whose τ runs from 0 to `duration` seconds.
   /// - Throws: `TrackingSpecError` naming the field (from the scene's root, e.g.
   ///   `tracking.error.noise.position`) for a negative or non-finite σ, density, speed or
@@ -151,11 +164,7 @@ public struct TrackingSpec: Decodable, Sendable {
       return value
     }
     func time(_ value: Double, _ field: String) throws(TrackingSpecError) -> Double {
-      guard value.isFinite, value >= 0, value <= duration + 1e-9 else {
-        throw TrackingSpecError(
-          field, "\(value) s is outside the replay's time 0…\(duration) s")
-      }
-      return value
+      try Self.checkedTime(value, field: field, duration: duration)
     }
     func vector(_ values: [Double]?, _ field: String, atMost limit: Double, _ unit: String)
       throws(TrackingSpecError) -> Vector3
@@ -280,19 +289,24 @@ public struct TrackingSpec: Decodable, Sendable {
       previous = t
       c.frames.drops.append(t)
     }
-    previous = 0
+    // Compared on the simulation's clock (whole microseconds, `TrackingSimulation`): a start
+    // of 1e-7 s is τ = 0 there, and an end within half a microsecond of its start is no later.
+    previous = -Double.infinity
     for (index, spec) in (interruptions ?? []).enumerated() {
       let field = "tracking.interruptions[\(index)]"
       let start = try time(spec.start, field + ".start")
       let end = try time(spec.end, field + ".end")
-      guard start > previous || (index == 0 && start > 0) else {
+      let startMicros = TrackingSimulation.microseconds(start)
+      guard startMicros > max(TrackingSimulation.microseconds(previous), 0) else {
         throw TrackingSpecError(
           field + ".start",
           index == 0
-            ? "must be after τ = 0 (the session's first frame)"
-            : "must be after the previous interruption's end (\(previous) s)")
+            ? "must be after τ = 0 (the session's first frame), at least 1 µs (got \(start) s)"
+            : "must be after the previous interruption's end (\(previous) s) by at least 1 µs")
       }
-      guard end > start else { throw TrackingSpecError(field + ".end", "must be after start") }
+      guard TrackingSimulation.microseconds(end) > startMicros else {
+        throw TrackingSpecError(field + ".end", "must be after start by at least 1 µs")
+      }
       let relocalizing =
         try nonNegative(spec.relocalizing, field + ".relocalizing", "s") ?? 1
       c.interruptions.append(

@@ -63,4 +63,16 @@ let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       }
     }
   }
+
+  @Test("an image of 0×0 pixels is said to be empty, not over the limit")
+  func empty() {
+    // A PNG signature and IHDR of 0 × 0 (was: "image of 0×0 pixels is over the limit").
+    var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
+    png += Array("IHDR".utf8) + [0, 0, 0, 0, 0, 0, 0, 0, 8, 6, 0, 0, 0, 0, 0, 0, 0]
+    #expect {
+      try CameraImageDecoder.decode(png, file: "zero.png")
+    } throws: { error in
+      "\(error)" == "zero.png: image of 0×0 pixels is empty"
+    }
+  }
 }

@@ -232,4 +232,20 @@ import Testing
     // The clamp was needed: without it these captures fell inside the window.
     #expect(clampedToEdge > 0)
   }
+
+  @Test("an interruption starting at 1 µs never moves tick 0's capture time before τ = 0")
+  func interruptionAtOneMicrosecond() throws {
+    // 6e-7 s is 1 µs on the simulation's clock (the spec accepts it); a capture jittered into
+    // the window went to start − 1 µs, −0.4 µs, before the track (exit 70 in a render). About
+    // half the seeds jitter tick 0 forward, into the window.
+    for seed: UInt64 in 0..<20 {
+      var c = Self.active()
+      c.seed = seed
+      c.frames.jitterSeconds = 0.004
+      c.interruptions = [Interruption(start: 6e-7, end: 0.5)]
+      let frames = try Self.run(c, ticks: 2)
+      #expect(frames[0].delivery == .delivered)
+      #expect(frames[0].captureTime >= 0, "seed \(seed)")
+    }
+  }
 }

@@ -107,6 +107,17 @@ import Testing
     #expect(Self.failure(overlap)?.field == "tracking.interruptions[1].start")
     let atStart = try Self.spec(#"{"interruptions": [{"start": 0, "end": 1}]}"#)
     #expect(Self.failure(atStart)?.field == "tracking.interruptions[0].start")
+    // On the simulation's microsecond clock: 1e-7 s is τ = 0, 0.5000001 s is 0.5 s.
+    let roundsToZero = try Self.spec(#"{"interruptions": [{"start": 1e-7, "end": 1}]}"#)
+    #expect(Self.failure(roundsToZero)?.field == "tracking.interruptions[0].start")
+    #expect(Self.failure(roundsToZero)?.reason.contains("after τ = 0") == true)
+    let touching = try Self.spec(
+      #"{"interruptions": [{"start": 1, "end": 2}, {"start": 2.0000001, "end": 3}]}"#)
+    #expect(Self.failure(touching)?.field == "tracking.interruptions[1].start")
+    let empty = try Self.spec(#"{"interruptions": [{"start": 1, "end": 1.0000001}]}"#)
+    #expect(Self.failure(empty)?.field == "tracking.interruptions[0].end")
+    let oneMicrosecond = try Self.spec(#"{"interruptions": [{"start": 6e-7, "end": 1}]}"#)
+    #expect(Self.failure(oneMicrosecond) == nil)
     let jump = try Self.spec(#"{"relocalizations": [{"t": 1, "residual": {"rotation": [1, 2]}}]}"#)
     #expect(Self.failure(jump)?.field == "tracking.relocalizations[0].residual.rotation")
   }

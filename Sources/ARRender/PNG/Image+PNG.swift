@@ -14,7 +14,7 @@ extension Image {
   /// conversion is applied (the stored values are taken as sRGB).
   /// - Parameter file: the name used in error messages.
   /// - Throws: `PNGError.decodingFailed` with libpng's message for corrupt or truncated data,
-  ///   or naming the limit for an image over `PNGDecodeLimits` (64 Mi pixels).
+  ///   or saying that the image is empty or over `PNGDecodeLimits` (64 Mi pixels).
   public init(pngData: [UInt8], file: String = "<memory>") throws {
     let (bytes, width, height) = try decodePNG(pngData, gray16: false, file: file)
     guard let image = Image(width: width, height: height, pixels: bytes) else {
@@ -74,22 +74,40 @@ public enum PNGDecodeLimits {
   /// Pixels in all (64 Mi).
   public static let maximumPixels = ImageLimits.maximumPixels
 
-  /// Why the PNG `data` declares an image over the limits (its `IHDR`, bytes 16–23 as the PNG
-  /// specification places it), or nil.
+  /// Why the PNG `data` declares an empty image or one over the limits (its `IHDR`, bytes
+  /// 16–23 as the PNG specification places it), or nil.
   static func problem(_ data: [UInt8]) -> String? {
     guard data.count >= 24, data[12..<16].elementsEqual(Array("IHDR".utf8)) else { return nil }
     let width = data[16..<20].reduce(0) { $0 << 8 | Int($1) }
     let height = data[20..<24].reduce(0) { $0 << 8 | Int($1) }
-    guard width > maximumSide || height > maximumSide || width * height > maximumPixels else {
-      return nil
+    return ImageLimits.sizeProblem(width, height)
+  }
+
+  /// Checks the first 24 bytes of the PNG file at `path` (signature, `IHDR`, size), so that a
+  /// folder of images is refused at load for what its headers already show, before any frame.
+  /// - Throws: `InputError` `.missingInput` when the file cannot be opened or is not a regular
+  ///   file, `.badData` naming the file when it does not start as a PNG or declares an empty
+  ///   image or one over the limits. Damage after the header is found when it is decoded.
+  public static func checkHeader(ofFile path: String) throws {
+    let header = try FileIO.read(path, prefix: 24)
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    let reason: String?
+    if !header.starts(with: signature) {
+      reason = "not a PNG file (no PNG signature)"
+    } else if header.count < 24 || !header[12..<16].elementsEqual(Array("IHDR".utf8)) {
+      reason = "truncated or damaged header (no IHDR chunk first)"
+    } else {
+      reason = problem(header)
     }
-    return "image of \(width)×\(height) pixels is over the limit (\(maximumSide) a side, "
-      + "\(maximumPixels >> 20) Mi pixels)"
+    if let reason {
+      throw InputError(.badData, InputLocation(file: path), "invalid PNG: " + reason)
+    }
   }
 }
 
 /// Runs the shim's decoder; returns the raw output bytes (RGBA8 or host-endian UInt16).
-/// - Throws: `PNGError.decodingFailed` for an image over `PNGDecodeLimits`, before decoding.
+/// - Throws: `PNGError.decodingFailed` for an empty image or one over `PNGDecodeLimits`, before
+///   decoding.
 private func decodePNG(_ data: [UInt8], gray16: Bool, file: String) throws -> (
   [UInt8], Int, Int
 ) {

@@ -60,14 +60,22 @@ final class FrameBackgrounds {
   }
 
   /// The background of output frame `frame` (frames asked for in order) and its events.
-  /// - Throws: `PNGError`/`InputError` for an unreadable `background.images` file, the video
-  ///   decoder's failure for a recording.
+  /// - Throws: `InputError` for an unreadable `background.images` file, naming the frame and
+  ///   the scene's field; the video decoder's failure for a recording.
   func next(_ frame: Int) throws -> (Background, [Event]) {
     switch scene.background {
     case .fixed(let b): return (b, [])
     case .images(let paths):
       let path = paths[min(frame, paths.count - 1)]
-      return (.image(try Image(contentsOfPNG: path)), [])
+      do {
+        return (.image(try Image(contentsOfPNG: path)), [])
+      } catch let error as any LocatedError {
+        var named = InputError(
+          error.kind, error.location, "frame \(frame)'s background: \(error.reason)")
+        named.namedBy = ReplayScene.fieldLocation(
+          "background.images", inSceneFile: scene.sceneFilePath)
+        throw named
+      }
     case .recording:
       guard let feed else { return (missing, []) }
       let recorded = try feed.next()

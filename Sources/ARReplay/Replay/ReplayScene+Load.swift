@@ -64,7 +64,7 @@ struct SceneResolver {
   let section: SceneSection
   var path: String { section.sceneFilePath }
   /// Tracking keyframes the configured sessions added (`SceneSection.trackingKeyframes`).
-  private(set) var sessionKeyframes: [TrackingKeyframe] = []
+  private(set) var sessionKeyframes: [(keyframe: TrackingKeyframe, field: String)] = []
 
   init(path: String) { section = SceneSection(sceneFilePath: path) }
 
@@ -309,26 +309,30 @@ struct SceneResolver {
     return scene
   }
 
-  /// The `tracking` section checked, with the keyframes sessions added (`measure.tracking`)
-  /// after its own and the states recorded in the track (τ = track time − first − start).
+  /// The `tracking` section checked, with the keyframes sessions added (`measure.tracking`,
+  /// their times checked as `tracking.states`') after its own and the states recorded in the
+  /// track (τ = track time − first − start).
   func resolveTracking(
-    _ spec: TrackingSpec?, duration: Double, keyframes: [TrackingKeyframe], track: CameraTrack,
-    start: Double
+    _ spec: TrackingSpec?, duration: Double,
+    keyframes: [(keyframe: TrackingKeyframe, field: String)], track: CameraTrack, start: Double
   ) throws -> TrackingConfiguration {
     let first = track.poses.first?.timeSeconds ?? 0
     let recorded = track.trackingStates.map {
       TrackingKeyframe(t: $0.timeSeconds - first - start, state: $0.state)
     }
     var tracking = TrackingConfiguration()
-    if let spec {
-      do {
+    do {
+      if let spec {
         tracking = try spec.configuration(duration: duration, recordedStates: recorded)
-      } catch {
-        throw self.error(error.field, error.reason)
       }
+      for (keyframe, field) in keyframes {
+        _ = try TrackingSpec.checkedTime(keyframe.t, field: field, duration: duration)
+      }
+    } catch {
+      throw self.error(error.field, error.reason)
     }
     // Stable by time: the section's keyframes before the sessions' at equal times.
-    tracking.keyframes = (tracking.keyframes + keyframes).enumerated()
+    tracking.keyframes = (tracking.keyframes + keyframes.map(\.keyframe)).enumerated()
       .sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element)
     return tracking
   }
@@ -337,7 +341,7 @@ struct SceneResolver {
   mutating func configure(
     _ sections: [DecodedSection], warnings: inout [String], inputPaths: inout [String]
   ) throws -> [SceneSession] {
-    var sessionKeyframes: [TrackingKeyframe] = []
+    var sessionKeyframes: [(keyframe: TrackingKeyframe, field: String)] = []
     defer { self.sessionKeyframes = sessionKeyframes }
     var sessions: [SceneSession] = []
     for section in sections {
@@ -409,9 +413,10 @@ struct SceneResolver {
       throw InputError(
         .missingInput, InputLocation(file: folder, field: "background.images"), "no .png files")
     }
-    // The input rule, at load: a FIFO or device among the images is refused before any frame.
+    // The input rule, at load: a FIFO or device among the images is refused before any frame,
+    // and so is an image whose header is no PNG's or declares an empty or oversized image.
     for png in pngs {
-      try reading(png, field: "background.images") { try FileIO.checkRegularFile(png) }
+      try reading(png, field: "background.images") { try PNGDecodeLimits.checkHeader(ofFile: png) }
     }
     return .images(pngs)
   }

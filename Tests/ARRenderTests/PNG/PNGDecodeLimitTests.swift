@@ -31,4 +31,15 @@ import Testing
     #expect(throws: PNGError.self) { _ = try Image(pngData: bytes) }
     #expect(throws: PNGError.self) { _ = try DepthImage(pngData: bytes) }
   }
+
+  @Test("a header of 0×0 pixels is said to be empty (libpng's message named the IHDR only)")
+  func empty() {
+    var bytes = ZeroPNG.bytes(width: 1, height: 1)
+    bytes.replaceSubrange(16..<24, with: [UInt8](repeating: 0, count: 8))
+    #expect {
+      _ = try Image(pngData: bytes, file: "zero.png")
+    } throws: { error in
+      "\(error)" == "zero.png: invalid PNG: image of 0×0 pixels is empty"
+    }
+  }
 }

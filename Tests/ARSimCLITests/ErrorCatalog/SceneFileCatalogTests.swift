@@ -294,6 +294,15 @@ import Testing
       ], render, code: Exit.badData,
       mentions: ["scene.json:5:", "field 'tracking.frames.drops[0]'", "after τ = 0"]),
     CatalogCase(
+      "an interruption starting 0.1 µs after τ = 0, which is τ = 0 in whole microseconds "
+        + "(exit 70 before: tick 0's capture time fell before the track)",
+      files: [
+        "scene.json": tinyScene(
+          "\"tracking\": {\"interruptions\": [{\"start\": 1e-7, \"end\": 0.3}]}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: ["scene.json:5:", "field 'tracking.interruptions[0].start'", "after τ = 0"]),
+    CatalogCase(
       "a negative noise σ",
       files: [
         "scene.json": tinyScene("\"tracking\": {\"error\": {\"noise\": {\"position\": -0.1}}}"),
@@ -307,6 +316,30 @@ import Testing
         "track.txt": tinyTrack,
       ], render, code: Exit.badData,
       mentions: ["scene.json:5:", "field 'tracking.relocalizations[0].t'", "outside the replay"]),
+    CatalogCase(
+      "a negative measure.tracking time, checked as tracking.states' (was accepted)",
+      files: [
+        "scene.json": tinyScene(
+          "\"measure\": {\"switchTimes\": [0.1], \"tracking\": [{\"t\": -1, \"state\": \"normal\"}]}"
+        ),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: [
+        "scene.json:5:", "field 'measure.tracking[0].t'",
+        "-1.0 s is outside the replay's time 0…0.5 s",
+      ]),
+    CatalogCase(
+      "a measure.tracking time after the replay, with a tracking section (was accepted)",
+      files: [
+        "scene.json": tinyScene(
+          "\"tracking\": {\"seed\": 1},\n \"measure\": {\"switchTimes\": [0.1],\n  \"tracking\": "
+            + "[{\"t\": 0, \"state\": \"normal\"}, {\"t\": 5, \"state\": \"normal\"}]}"),
+        "track.txt": tinyTrack,
+      ], render, code: Exit.badData,
+      mentions: [
+        "scene.json:7:", "field 'measure.tracking[1].t'",
+        "5.0 s is outside the replay's time 0…0.5 s",
+      ]),
     CatalogCase(
       "a state keyframe with an unknown reason",
       files: [
