@@ -31,9 +31,12 @@ public struct Shard: Hashable, Sendable, CustomStringConvertible {
 
   /// This part's frames of `job` (inclusive), or nil for any part when there are more parts
   /// than frames (N > M: a split that leaves some part empty is refused as a whole, so the
-  /// limit does not depend on I).
+  /// limit does not depend on I). A job of more frames than `Int` holds (`0...Int.max`, which
+  /// no scene has) is nil too rather than a trap in `count`.
   public func frames(of job: ClosedRange<Int>) -> ClosedRange<Int>? {
-    let m = job.count
+    let (span, overflow) = job.upperBound.subtractingReportingOverflow(job.lowerBound)
+    guard !overflow, span < Int.max else { return nil }
+    let m = span + 1
     guard count <= m else { return nil }
     let q = m / count
     let r = m % count

@@ -142,8 +142,12 @@ public struct ShardMerge {
       byIndex[run.shard.index] = run
     }
     let count = first.shard.count
-    let missing = (1...count).filter { byIndex[$0] == nil }
-    if !missing.isEmpty {
+    if byIndex.count < count {
+      // Lazily, and only the first few: the count comes from a file (ShardRun bounds it by the
+      // job's frames, which may still be many).
+      let shown = 8
+      let missing = Array((1...count).lazy.filter { byIndex[$0] == nil }.prefix(shown))
+      let more = count - byIndex.count - missing.count
       let named = missing.map { index -> String in
         let frames = (try? Shard(index: index, count: count))?.frames(of: first.jobFrames)
         return "\(index)/\(count) (frames "
@@ -155,7 +159,8 @@ public struct ShardMerge {
       throw InputError(
         .missingInput, InputLocation(file: "merge"),
         "missing \(missing.count == 1 ? "shard" : "shards") " + named.joined(separator: ", ")
-          + ": frames " + describeFrames(frames) + " would be missing")
+          + (more > 0 ? " and \(more) more" : "") + ": frames " + describeFrames(frames)
+          + (more > 0 ? " and more" : "") + " would be missing")
     }
     let ordered = (1...count).compactMap { byIndex[$0] }
     for run in ordered {
@@ -227,8 +232,18 @@ public struct ShardMerge {
     flock(fd, LOCK_UN)
   }
 
-  /// Refuses an output that is a shard folder or lies inside one.
+  /// Refuses an output that is a shard folder, lies inside one or holds one (merging into the
+  /// shards' own parent would leave the shard folders among the merged frames, where `report`,
+  /// `video` and `compare` take them for participant views).
   private func checkOutput(_ output: String, shards: [ShardRun]) throws {
+    if let outputIdentity = FileIO.identity(of: output) {
+      for run in shards where Self.ancestors(of: run.directory).contains(outputIdentity) {
+        throw InputError(
+          .usage, InputLocation(file: output),
+          "holds the shard folder \(InputText.quotedPath(run.directory)); merge into a folder "
+            + "outside the shards' (say, beside it)")
+      }
+    }
     var shardIdentities: [FileIdentity: String] = [:]
     for run in shards {
       if let identity = FileIO.identity(of: run.directory) {
@@ -255,6 +270,30 @@ public struct ShardMerge {
       else { break }
       path = parent
     }
+  }
+
+  /// The folders above `directory`: through `..` from the folder itself (where a link leads)
+  /// and from the folder that holds it as spelled (a shard given as a link), up to `/`.
+  static func ancestors(of directory: String) -> Set<FileIdentity> {
+    let trimmed = FileIO.withoutTrailingSlashes(directory)
+    var starts = [trimmed]
+    if let slash = trimmed.lastIndex(of: "/"), ![".", ".."].contains(FileIO.lastComponent(trimmed))
+    {
+      starts.append(slash == trimmed.startIndex ? "/" : String(trimmed[..<slash]) + "/.")
+    } else if !trimmed.contains("/") {
+      starts.append(".")
+    }
+    var found = Set<FileIdentity>()
+    for start in starts {
+      var path = start == trimmed ? start + "/.." : start
+      for _ in 0..<256 {
+        guard let identity = FileIO.identity(of: path), found.insert(identity).inserted else {
+          break
+        }
+        path += "/.."
+      }
+    }
+    return found
   }
 
   /// The view subfolders (non-hidden folders) of the shards; every shard must have the same.

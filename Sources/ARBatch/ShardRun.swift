@@ -1,5 +1,11 @@
 import ARSupport
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A shard's output folder as `arsim merge` sees it: its `run.json` read and the fields the
 /// merge checks (DESIGN §7, Documentation/Scaling.md "run.json fields").
 struct ShardRun {
@@ -22,14 +28,23 @@ struct ShardRun {
   var runFile: String { directory + "/run.json" }
 
   /// Reads `directory/run.json`.
-  /// - Throws: `InputError` `.missingInput` when there is none (an unfinished or foreign
-  ///   folder), `.badData` naming the field that is missing or wrong.
+  /// - Throws: `InputError` `.missingInput` when the folder is missing or not a folder, or has
+  ///   no `run.json` (an unfinished or foreign folder); `.temporaryFailure` when a render still
+  ///   holds its output lock (checked first: a shard being rendered has no `run.json` yet);
+  ///   `.badData` naming the field that is missing or wrong.
   init(directory: String) throws {
     self.directory = directory
     let path = directory + "/run.json"
-    guard FileIO.exists(directory) else {
+    var status = stat()
+    guard stat(directory, &status) == 0 else {
       throw InputError(.missingInput, InputLocation(file: directory), "no such shard folder")
     }
+    guard status.st_mode & S_IFMT == S_IFDIR else {
+      throw InputError(
+        .missingInput, InputLocation(file: directory),
+        "is not a folder; a shard is the folder an arsim render --shard wrote")
+    }
+    try ShardMerge.checkNotBeingWritten(directory)
     guard FileIO.exists(path) else {
       throw InputError(
         .missingInput, InputLocation(file: path),
@@ -91,6 +106,15 @@ struct ShardRun {
         .badData, field("shard.jobFrames"), "needs [first, last] within 0…\(count - 1)")
     }
     jobFrames = first...last
+    // As `render --shard` refuses N > M: a count past the job's frames would have the merge
+    // list (or wait for) that many shards.
+    let jobFrameCount = last - first + 1
+    guard made.count <= jobFrameCount else {
+      throw InputError(
+        .badData, field("shard.count"),
+        "\(made.count) is more shards than the job's \(jobFrameCount) frames "
+          + "(\(first)..\(last)); a render never splits a job so")
+    }
   }
 
   /// The frames the split rule gives this shard.

@@ -94,7 +94,7 @@ struct Arguments {
   /// - Throws: `UsageError` when the value is not a finite number.
   func number(_ name: String) throws -> Double? {
     guard let text = values[name] else { return nil }
-    guard let x = InputText.double(text), x.isFinite else {
+    guard let x = Self.decimal(text), x.isFinite else {
       throw UsageError("\(name) \(InputText.quoted(text)): expected a number")
     }
     return x
@@ -108,10 +108,17 @@ struct Arguments {
     -> Double?
   {
     guard let text = values[name] else { return nil }
-    guard let x = InputText.double(text), x.isFinite, isAccepted(x) else {
+    guard let x = Self.decimal(text), x.isFinite, isAccepted(x) else {
       throw UsageError("\(name) \(InputText.quoted(text)): expected \(expected)")
     }
     return x
+  }
+
+  /// A decimal number (`0.1`, `1e-3`, `-2`), nil for anything else: `Double` also reads
+  /// hexadecimal (`0x1` is 1), `nan` and `inf`, which no option means.
+  static func decimal(_ text: String) -> Double? {
+    guard !text.isEmpty, text.allSatisfy({ "0123456789+-.eE".contains($0) }) else { return nil }
+    return InputText.double(text)
   }
 
   /// A named choice (`--format tum`).

@@ -81,6 +81,11 @@ enum BenchCommand {
       settings.instructionSet = instructionSet
     }
     if let track = args.value("--track") {
+      // As --size: S1 replays a stroke log, no camera, so the track would be ignored.
+      guard !scenes.isEmpty || collaboration else {
+        throw UsageError(
+          "--track sets the camera track of B1…B6: name one of them too (S1 has no camera)")
+      }
       settings.trackPath = track
     } else if !scenes.isEmpty || collaboration {
       try checkDefaultTrack(settings.trackPath)

@@ -51,7 +51,9 @@ enum CompareCommand {
     case (.file, .file):
       if let diff = options.diff { try refuseUnusableOutputFile(diff, label: "--diff") }
       return try compareFiles(options, output: output)
-    case (.folder, .folder): return try compareFolders(options, output: output)
+    case (.folder, .folder):
+      if let diff = options.diff { try refuseUnusableReportFolder(diff, label: "--diff") }
+      return try compareFolders(options, output: output)
     default:
       throw UsageError("EXPECTED and ACTUAL must both be files or both be folders")
     }
@@ -101,6 +103,17 @@ enum CompareCommand {
       }
       try refuseOverwritingInputs(
         diff, label: "--diff", inputs: [options.expected, options.actual])
+      // Two folders: failing frames are copied into DIFF/expected/ and DIFF/actual/, which
+      // must not be (or hold) the folders compared.
+      for part in reportParts + ["report.html"] {
+        for input in [options.expected, options.actual]
+        where isSameOrInside(input, diff + "/" + part) {
+          throw UsageError(
+            "--diff \(InputText.quotedPath(diff)) would write into the input "
+              + "\(InputText.quotedPath(input)) (the report's \(part)); choose a folder that "
+              + "holds no input")
+        }
+      }
     }
     return options
   }
@@ -217,17 +230,9 @@ enum CompareCommand {
     let reportFolder = options.diff ?? defaultReportFolder(actual: options.actual)
     var rows: [Row] = []
     var errorCode: ExitCode?
-    var folderMade = false
-    func makeFolders() throws {
-      guard !folderMade else { return }
-      for sub in [
-        "", "/expected", "/actual", "/diff", "/zoom", "/zoom/expected", "/zoom/actual",
-        "/zoom/diff",
-      ] {
-        try FileIO.createDirectory(reportFolder + sub)
-      }
-      folderMade = true
-    }
+    // A report that cannot be written stops the writing, not the comparison: the verdict
+    // lines are printed before the failure is (73).
+    var writeFailure: (any Error)?
     for name in Set(expectedNames).union(actualNames).sorted() {
       let expectedPath = options.expected + "/" + name
       let actualPath = options.actual + "/" + name
@@ -255,31 +260,13 @@ enum CompareCommand {
       let passes = result.isWithin(options.allowed)
       var row = Row(
         name: name, status: passes ? .same : .different, detail: summary(result, passes: passes))
-      if !passes {
-        try makeFolders()
-        if let slash = name.lastIndex(of: "/") {
-          // A participant's frame: its folder under each part of the report.
-          let folder = String(name[..<slash])
-          for part in ["expected", "actual", "diff", "zoom/expected", "zoom/actual", "zoom/diff"] {
-            try FileIO.createDirectory(reportFolder + "/" + part + "/" + folder)
-          }
-        }
-        try FileIO.writeAtomically(
-          FileIO.read(expectedPath), to: reportFolder + "/expected/" + name)
-        try FileIO.writeAtomically(FileIO.read(actualPath), to: reportFolder + "/actual/" + name)
-        row.hasImages = true
-        if let diff = result.difference?.diffImage {
-          try diff.writePNG(to: reportFolder + "/diff/" + name)
-          row.hasDiff = true
-        }
-        if let box = result.difference?.boundingBox {
-          let zoom = DifferenceZoom(box: box, width: expected.width, height: expected.height)
-          try zoom.apply(to: expected).writePNG(to: reportFolder + "/zoom/expected/" + name)
-          try zoom.apply(to: actual).writePNG(to: reportFolder + "/zoom/actual/" + name)
-          if let diff = result.difference?.diffImage {
-            try zoom.apply(to: diff).writePNG(to: reportFolder + "/zoom/diff/" + name)
-          }
-          row.zoom = zoom
+      if !passes, writeFailure == nil {
+        do {
+          try writeFailingFrame(
+            &row, result: result, images: (expected, actual),
+            paths: (expectedPath, actualPath), into: reportFolder)
+        } catch {
+          writeFailure = error
         }
       }
       rows.append(row)
@@ -306,14 +293,65 @@ enum CompareCommand {
     line += ", \(counts[.missing, default: 0]) missing, \(counts[.extra, default: 0]) extra"
     line += ", \(counts[.unreadable, default: 0]) unreadable"
     output.print(line)
-    if failing > 0 || options.diff != nil {
-      try makeFolders()
-      let html = report(rows, options: options)
-      try FileIO.writeAtomically(Array(html.utf8), to: reportFolder + "/report.html")
-      output.print("report: \(reportFolder)/report.html")
+    if failing > 0 || options.diff != nil, writeFailure == nil {
+      do {
+        try makeReportFolders(reportFolder)
+        let html = report(rows, options: options)
+        try FileIO.writeAtomically(Array(html.utf8), to: reportFolder + "/report.html")
+        output.print("report: \(reportFolder)/report.html")
+      } catch {
+        writeFailure = error
+      }
     }
+    if let writeFailure { throw writeFailure }
     if let errorCode { return errorCode }
     return failing > 0 ? .imagesDiffer : .ok
+  }
+
+  /// The report folder's parts: failing frames' copies, diffs and close-ups. A `--diff` folder
+  /// one of whose parts (or `report.html`) is or holds an input is refused (`parse`).
+  static let reportParts = [
+    "expected", "actual", "diff", "zoom", "zoom/expected", "zoom/actual", "zoom/diff",
+  ]
+
+  /// Makes the report folder and its parts (`mkdir -p`: existing ones are kept).
+  static func makeReportFolders(_ reportFolder: String) throws {
+    try FileIO.createDirectory(reportFolder)
+    for part in reportParts { try FileIO.createDirectory(reportFolder + "/" + part) }
+  }
+
+  /// Writes a failing frame's expected and actual PNGs, its diff and close-ups into the report
+  /// folder's parts, and records them in `row`.
+  static func writeFailingFrame(
+    _ row: inout Row, result: ImageComparisonResult, images: (expected: Image, actual: Image),
+    paths: (expected: String, actual: String), into reportFolder: String
+  ) throws {
+    let name = row.name
+    try makeReportFolders(reportFolder)
+    if let slash = name.lastIndex(of: "/") {
+      // A participant's frame: its folder under each part of the report.
+      let folder = String(name[..<slash])
+      for part in reportParts where part != "zoom" {
+        try FileIO.createDirectory(reportFolder + "/" + part + "/" + folder)
+      }
+    }
+    try FileIO.writeAtomically(FileIO.read(paths.expected), to: reportFolder + "/expected/" + name)
+    try FileIO.writeAtomically(FileIO.read(paths.actual), to: reportFolder + "/actual/" + name)
+    row.hasImages = true
+    if let diff = result.difference?.diffImage {
+      try diff.writePNG(to: reportFolder + "/diff/" + name)
+      row.hasDiff = true
+    }
+    if let box = result.difference?.boundingBox {
+      let zoom = DifferenceZoom(
+        box: box, width: images.expected.width, height: images.expected.height)
+      try zoom.apply(to: images.expected).writePNG(to: reportFolder + "/zoom/expected/" + name)
+      try zoom.apply(to: images.actual).writePNG(to: reportFolder + "/zoom/actual/" + name)
+      if let diff = result.difference?.diffImage {
+        try zoom.apply(to: diff).writePNG(to: reportFolder + "/zoom/diff/" + name)
+      }
+      row.zoom = zoom
+    }
   }
 
   /// The PNG files of `folder` and of its subfolders one level down (a collaborative run's

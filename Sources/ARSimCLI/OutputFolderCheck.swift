@@ -67,3 +67,36 @@ func refuseMissingOutputFolder(_ output: String, label: String, madeByRun: [Stri
     .cannotCreate, InputLocation(file: output),
     "\(label): the folder \(InputText.quotedPath(folder)) \(problem)")
 }
+
+/// Refuses a report folder (`compare --diff`) that could not be made or written into, before
+/// any work: a path that is not a folder (`--diff keep.txt`), or whose nearest existing folder
+/// (itself, or the one it would be made in) cannot be written into.
+/// - Throws: `InputError` `.cannotCreate` (exit 73) naming the folder.
+func refuseUnusableReportFolder(_ folder: String, label: String) throws {
+  let given = FileIO.withoutTrailingSlashes(folder)
+  var path = given
+  var status = stat()
+  while stat(path, &status) != 0 {
+    let slash = path.lastIndex(of: "/")
+    let parent = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    guard parent != path else { return }  // nothing to check: the writer will say why
+    path = parent
+  }
+  let problem: String
+  if status.st_mode & S_IFMT != S_IFDIR {
+    problem =
+      path == given
+      ? "is not a folder" : "cannot be made: \(InputText.quotedPath(path)) is not a folder"
+  } else if access(path, W_OK | X_OK) != 0 {
+    let reason = String(cString: strerror(errno))
+    problem =
+      path == given
+      ? "cannot be written into (\(reason))"
+      : "cannot be made in \(InputText.quotedPath(path)) (\(reason))"
+  } else {
+    return
+  }
+  throw InputError(
+    .cannotCreate, InputLocation(file: folder),
+    "\(label) names the folder of the report, but it \(problem)")
+}

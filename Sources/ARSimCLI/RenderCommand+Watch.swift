@@ -61,10 +61,14 @@ extension RenderCommand {
     let views = scene.viewNames
     var folders = [options.outputDirectory] + views.map { options.outputDirectory + "/" + $0 }
     if args.has("--helper-view") { folders += folders.map { $0 + "/helper" } }
+    // Without --out the run makes the default folder's parents too (`Output/`, as `mkdir -p`),
+    // so `--video Output/NAME.mp4` works in a fresh clone (the README's example); a folder the
+    // user names is not made, so a mistyped path still does not become one.
+    let made = folders + (args.value("--out") == nil ? parents(of: options.outputDirectory) : [])
     for video in multiView ? views.map({ VideoCommand.viewVideoPath(path, $0) }) : [path] {
       try refuseOverwritingRunFiles(
         video, label: "--video", inputs: scene.inputPaths, runFolders: folders)
-      try refuseUnusableOutputFile(video, label: "--video", madeByRun: folders)
+      try refuseUnusableOutputFile(video, label: "--video", madeByRun: made)
     }
     guard let rate = VideoFrameRate(framesPerSecond: scene.schedule.fps) else {
       throw UsageError("--video: the scene's fps \(scene.schedule.fps) is outside 0.001…1000")
@@ -107,6 +111,17 @@ extension RenderCommand {
       return (try earlier?(setup) ?? []) + [sink]
     }
     return videos
+  }
+
+  /// The folders above `path` as spelt (`Output` for `Output/tum-measure`; none for `out`).
+  static func parents(of path: String) -> [String] {
+    var folders: [String] = []
+    var rest = FileIO.withoutTrailingSlashes(path)
+    while let slash = rest.lastIndex(of: "/"), slash != rest.startIndex {
+      rest = String(rest[..<slash])
+      folders.append(rest)
+    }
+    return folders
   }
 
   /// After the run: each video's outcome (a failure leaves the PNG frames complete: 73 with

@@ -106,6 +106,10 @@ enum VideoCommand {
       // Ctrl-C: kill ffmpeg and remove its temporary file (it would go on encoding into it).
       let interrupt = InterruptCleanup { encoder.abandon() }
       defer { interrupt.finish() }
+      // Any error below (a frame that is not a PNG, a FIFO, another size) stops ffmpeg and
+      // removes its temporary file: only a SIGKILL leaves one (Watching.md).
+      var published = false
+      defer { if !published { encoder.cancel() } }
       for frame in frames {
         let file = folder.path + "/" + RunFolder.frameName(frame)
         let image = try Image(contentsOfPNG: file)
@@ -120,6 +124,7 @@ enum VideoCommand {
         }
       }
       try encoder.finish()
+      published = true
     } catch let error as VideoEncoderError {
       output.printError("arsim video: error: \(error.description)")
       if case .ffmpegNotFound = error { return .unavailable }

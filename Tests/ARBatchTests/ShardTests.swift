@@ -43,6 +43,9 @@ struct ShardTests {
     #expect(try Shard(index: 1, count: 1000).frames(of: 0...300) == nil)
     #expect(try Shard(index: 1000, count: 1000).frames(of: 0...300) == nil)
     #expect(try Shard(index: 301, count: 301).frames(of: 0...300) == 300...300)
+    // More frames than Int holds: no part rather than a trap in `count`.
+    #expect(try Shard(index: 1, count: 2).frames(of: 0...Int.max) == nil)
+    #expect(try Shard(index: 2, count: 2).frames(of: -1...Int.max) == nil)
   }
 
   @Test(

@@ -81,6 +81,21 @@ final class CollaborationBenchTests {
     }
   }
 
+  @Test("--track with only S1 named is a usage error (it was ignored, exit 0)")
+  func trackWithoutCamera() {
+    for track in [
+      "/nonexistent", Fixtures.repositoryPath("Scenes/Inputs/tum_fr1_xyz_groundtruth.txt"),
+    ] {
+      let (code, output) = runCommand(["bench", "S1", "--track", track, "--frames", "1"])
+      #expect(code == 64, "\(output.standardError)")
+      #expect(
+        output.standardError.contains(
+          "--track sets the camera track of B1…B6: name one of them too"),
+        "\(output.standardError)")
+      #expect(output.standardOutput.isEmpty, "\(output.standardOutput)")
+    }
+  }
+
   @Test("participant ids: A … Z, then A1 …")
   func ids() {
     #expect((0..<3).map(CollaborationBench.participantID) == ["A", "B", "C"])

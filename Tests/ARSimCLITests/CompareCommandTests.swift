@@ -92,6 +92,8 @@ final class CompareCommandTests {
       ["a", "b", "--max-diff-pixels", "1", "--max-diff-fraction", "0.1"],
       ["a", "b", "--exact", "--threshold", "0.2"], ["a", "b", "--frobnicate"],
       ["a", "b", "--diff"],
+      // Decimal only: Double("0x1") is 1 (a newcomer's finding), "0x.8p1" too.
+      ["a", "b", "--threshold", "0x1"], ["a", "b", "--max-diff-fraction", "0x.8p-1"],
     ])
   func usage(arguments: [String]) {
     #expect(run(arguments).0 == 64)
@@ -274,6 +276,58 @@ final class CompareCommandTests {
     #expect(run([root + "/e", root + "/a/."]).0 == 1)
     #expect(FileManager.default.fileExists(atPath: root + "/a-compare/report.html"))
     #expect(!FileManager.default.fileExists(atPath: root + "/a/.-compare"))
+  }
+
+  /// A newcomer's finding: with the inputs at DIFF/expected and DIFF/actual, the failing
+  /// frame's copies overwrote an input (Goldens.md: --diff never overwrites an input).
+  @Test(
+    "a --diff folder whose report parts are or hold an input is refused (64) before any write",
+    arguments: [
+      ("g/actual", "g/expected", "g/expected"), ("g/expected", "g/actual", "g/expected"),
+      ("g/zoom/diff/e", "a", "g/zoom/diff/e"),
+    ])
+  func diffFolderHoldsInputs(expected: String, actual: String, named: String) throws {
+    let reference = try write(Self.image(), expected + "/frame_00121.png")
+    _ = try write(Self.image(change: (0, 0, (255, 255, 255, 255))), actual + "/frame_00121.png")
+    let before = try Data(contentsOf: URL(fileURLWithPath: reference))
+    let (code, output) = run([root + "/" + expected, root + "/" + actual, "--diff", root + "/g"])
+    #expect(code == 64, "\(output.standardError)")
+    #expect(
+      output.standardError.contains(
+        "--diff '\(root)/g' would write into the input '\(root)/\(named)'"),
+      "\(output.standardError)")
+    #expect(output.standardOutput.isEmpty)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: reference)) == before)
+    #expect(!FileManager.default.fileExists(atPath: root + "/g/report.html"))
+  }
+
+  @Test("a --diff folder that is a file is refused (73) before comparing anything")
+  func diffFolderIsAFile() throws {
+    _ = try write(Self.image(), "e/frame.png")
+    _ = try write(Self.image(change: (0, 0, (255, 255, 255, 255))), "a/frame.png")
+    try Data("keep\n".utf8).write(to: URL(fileURLWithPath: root + "/keep.txt"))
+    let (code, output) = run([root + "/e", root + "/a", "--diff", root + "/keep.txt"])
+    #expect(code == 73, "\(output.standardError)")
+    #expect(
+      output.standardError.contains(
+        "keep.txt: --diff names the folder of the report, but it is not a folder"),
+      "\(output.standardError)")
+    #expect(output.standardOutput.isEmpty, "\(output.standardOutput)")
+    #expect(try String(contentsOfFile: root + "/keep.txt", encoding: .utf8) == "keep\n")
+  }
+
+  @Test("a report folder that cannot be written: the verdict is printed, then 73")
+  func verdictBeforeReportFailure() throws {
+    _ = try write(Self.image(), "e/frame.png")
+    _ = try write(Self.image(change: (0, 0, (255, 255, 255, 255))), "a/frame.png")
+    // The default report folder's name taken by a file: found only once a frame fails.
+    try Data().write(to: URL(fileURLWithPath: root + "/a-compare"))
+    let (code, output) = run([root + "/e", root + "/a"])
+    #expect(code == 73, "\(output.standardError)")
+    #expect(
+      output.standardOutput.contains("frame.png: DIFFERENT"), "\(output.standardOutput)")
+    #expect(
+      output.standardOutput.contains("1 frame: 0 same, 1 different"), "\(output.standardOutput)")
   }
 
   @Test("a corrupt PNG in a folder exits 65 after comparing the rest")

@@ -37,6 +37,36 @@ struct ExitCodeFindingsTests {
     #expect(!FileManager.default.fileExists(atPath: folder.file("v.mp4")))
   }
 
+  /// A newcomer's finding: each of these exited 65/66 but left `v.mp4.arsim-tmp-PID` behind.
+  @Test(
+    "arsim video with a bad second frame leaves no temporary file",
+    arguments: [("size", 65), ("garbage", 65), ("fifo", 66)])
+  func badFrameLeavesNoTemporary(kind: String, code: Int32) throws {
+    defer { folder.remove() }
+    let out = folder.file("out")
+    let (rendered, log) = runCommand(["render", try scene(), "--out", out, "--frames", "1..2"])
+    try #require(rendered == 0, "\(log.standardError)")
+    let frame = out + "/frame_00002.png"
+    try FileManager.default.removeItem(atPath: frame)
+    switch kind {
+    case "size": try Image(width: 32, height: 24).writePNG(to: frame)
+    case "garbage": folder.write("not a PNG\n", to: "out/frame_00002.png")
+    default: try #require(mkfifo(frame, 0o600) == 0)
+    }
+    // In a process of its own: ffmpeg, left running, wrote the temporary after arsim exited.
+    let (status, standardError) = try BuiltArsim.run(
+      BuiltArsim.path, ["video", out, folder.file("v.mp4")])
+    #expect(status == code, "\(standardError)")
+    #expect(standardError.contains("frame_00002.png"), "\(standardError)")
+    var left: [String] = []
+    for _ in 0..<20 where left.isEmpty {
+      usleep(100_000)
+      left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        .filter { $0.hasPrefix("v.mp4") }
+    }
+    #expect(left.isEmpty, "\(left)")
+  }
+
   @Test(
     "recording.video that is empty or garbage exits 65 naming the file with ffprobe's words",
     arguments: [[UInt8](), Array("this is not a video\n".utf8)])

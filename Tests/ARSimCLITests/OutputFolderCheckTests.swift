@@ -28,6 +28,26 @@ struct OutputFolderCheckTests {
     }
   }
 
+  /// The README's and Watching.md's `render SCENE --video Output/NAME.mp4` failed in a fresh
+  /// clone (73, "the folder 'Output' does not exist") although the run makes Output/NAME/.
+  @Test("render --video into Output/ without --out: the run makes Output/, as for its frames")
+  func videoBesideDefaultFolder() throws {
+    let root = try VideoOverwriteTests.makeRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let (code, standardError) = try BuiltArsim.run(
+      BuiltArsim.path, ["render", "scene.json", "--video", "Output/video-overwrite.mp4"],
+      directory: root)
+    #expect(code == 0, "\(standardError)")
+    #expect(FileManager.default.fileExists(atPath: root + "/Output/video-overwrite.mp4"))
+    #expect(FileManager.default.fileExists(atPath: root + "/Output/video-overwrite/run.json"))
+    // Any other missing folder is still refused, and not made.
+    let (refused, message) = try BuiltArsim.run(
+      BuiltArsim.path, ["render", "scene.json", "--video", "Outptu/v.mp4"], directory: root)
+    #expect(refused == 73, "\(message)")
+    #expect(message.contains("--video: the folder 'Outptu' does not exist"), "\(message)")
+    #expect(!FileManager.default.fileExists(atPath: root + "/Outptu"))
+  }
+
   @Test("render --video naming a folder: 73, the path said once with the reason")
   func videoIsAFolder() throws {
     let root = try VideoOverwriteTests.makeRoot()

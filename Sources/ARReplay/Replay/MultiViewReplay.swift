@@ -64,6 +64,8 @@ public struct MultiViewReplay {
             + "\(names.joined(separator: ", ")))")
       }
     }
+    // A --frames outside the scene is refused before the folder is made or its run.json goes.
+    _ = try scene.frames(options.frameRange)
     try FileIO.createDirectory(options.outputDirectory)
     // The shared files (run.json, messages.jsonl) have one writer too; each view's folder
     // is locked by its own run.
