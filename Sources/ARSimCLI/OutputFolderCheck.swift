@@ -13,7 +13,10 @@ import ARSupport
 ///   `PATH: is not a regular file but a folder; refusing to replace it`, as the output writers
 ///   say it (Robustness.md), but before the work instead of after it;
 /// - the lock file of an output folder (`.arsim-lock`), which must stay while a run holds it
-///   (Robustness.md): `UsageError` (64).
+///   (Robustness.md): `UsageError` (64);
+/// - a name too long for its temporary (`NAME.arsim-tmp-PID`, `FileIO.temporarySuffix`) to fit
+///   the file system's 255 bytes (`longestOutputName`): `UsageError` (64). It was found at the
+///   write, after the work (`File name too long`).
 /// - Throws: as above, then what `refuseMissingOutputFolder` throws.
 func refuseUnusableOutputFile(_ output: String, label: String, madeByRun: [String] = []) throws {
   let quoted = InputText.quotedPath(output)
@@ -34,8 +37,18 @@ func refuseUnusableOutputFile(_ output: String, label: String, madeByRun: [Strin
     throw UsageError(
       "\(label) \(quoted) would replace an output folder's lock file; choose another name")
   }
+  if name.utf8.count > longestOutputName {
+    throw UsageError(
+      "\(label) \(quoted): its name is \(name.utf8.count) bytes long; an output is written "
+        + "first as NAME\(FileIO.temporarySuffix)PID, which must fit the file system's 255 "
+        + "bytes, so give a name of at most \(longestOutputName) bytes")
+  }
   try refuseMissingOutputFolder(output, label: label, madeByRun: madeByRun)
 }
+
+/// The longest output file name (UTF-8 bytes) whose temporary `NAME.arsim-tmp-PID` fits
+/// NAME_MAX (255 bytes on Linux's file systems) for any process id (at most 10 digits).
+let longestOutputName = 255 - FileIO.temporarySuffix.utf8.count - 10
 
 /// Refuses an output file whose folder does not exist, is not a folder or cannot be written
 /// into, before the command does any work: a render would otherwise find it only after its

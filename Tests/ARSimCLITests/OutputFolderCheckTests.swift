@@ -190,6 +190,40 @@ struct OutputFolderCheckTests {
     }
   }
 
+  /// A 242-byte output name failed with `File name too long` when written (after the work; for
+  /// `render --video` after every frame): its temporary adds `.arsim-tmp-PID`. Now refused up
+  /// front; the longest accepted name (234 bytes) is written.
+  @Test("an output name too long for its temporary: 64 before any work; 234 bytes pass")
+  func nameTooLong() throws {
+    let root = try VideoOverwriteTests.makeRoot()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try Self.writeImageInputs(root)
+    let long = root + "/" + String(repeating: "c", count: 238) + ".tum"
+    let quickDraw = CLIConsistencyTests.quickDraw("raw_cat_24.ndjson")
+    let cases: [([String], String)] = [
+      (["track", "convert", root + "/Inputs/track.txt", "--to", "tum", long], "OUT"),
+      (["strokes", "from-quickdraw", quickDraw, "--drawing", "0", "--out", long], "--out"),
+      (["video", root + "/run", long, "--fps", "10"], "OUT"),
+      (["render", root + "/scene.json", "--out", root + "/o", "--video", long], "--video"),
+    ]
+    for (arguments, label) in cases {
+      let (code, output) = runCommand(arguments)
+      #expect(code == 64, "\(arguments[0]): \(output.standardError)")
+      #expect(
+        output.standardError.contains("\(label) '\(long)': its name is 242 bytes long")
+          && output.standardError.contains("at most 234 bytes"),
+        "\(arguments[0]): \(output.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: long))
+      #expect(!FileManager.default.fileExists(atPath: root + "/o"), "a frame was rendered")
+    }
+    let longest = root + "/" + String(repeating: "c", count: 230) + ".tum"
+    let (code, output) = runCommand([
+      "track", "convert", root + "/Inputs/track.txt", "--to", "tum", longest,
+    ])
+    #expect(code == 0, "\(output.standardError)")
+    #expect(FileManager.default.fileExists(atPath: longest))
+  }
+
   /// `root/a.png` (compare's input) and `root/run/frame_00000.png` (a folder `arsim video`
   /// reads).
   static func writeImageInputs(_ root: String) throws {
