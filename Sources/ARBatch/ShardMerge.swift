@@ -164,20 +164,42 @@ public struct ShardMerge {
     }
     let ordered = (1...count).compactMap { byIndex[$0] }
     for run in ordered {
-      let expected = run.expectedFrames.map(Array.init) ?? []
-      if run.framesWritten != expected {
-        let absent = Set(expected).subtracting(run.framesWritten)
-        let extra = Set(run.framesWritten).subtracting(expected)
-        throw InputError(
-          absent.isEmpty ? .badData : .missingInput,
-          InputLocation(file: run.runFile, field: "framesWritten"),
-          "shard \(run.shard) of frames \(first.jobFrames.lowerBound)..\(first.jobFrames.upperBound) "
-            + "must write frames " + describeFrames(expected)
-            + (absent.isEmpty ? "" : "; missing frames " + describeFrames(Array(absent)))
-            + (extra.isEmpty ? "" : "; frames of other shards " + describeFrames(Array(extra))))
-      }
+      try checkFramesWritten(run, job: first.jobFrames)
     }
     return ordered
+  }
+
+  /// Refuses a shard whose `framesWritten` are not exactly its share of `job`. Its share is
+  /// compared and listed without making it an array: a run.json may claim a job of 10¹⁸
+  /// frames (listing it hung the merge).
+  private func checkFramesWritten(_ run: ShardRun, job: ClosedRange<Int>) throws {
+    let written = run.framesWritten
+    let expected = run.expectedFrames
+    guard !(expected.map { written.elementsEqual($0) } ?? written.isEmpty) else { return }
+    let extra = written.filter { !(expected?.contains($0) ?? false) }
+    // A share of up to 2²⁰ frames is listed as before; a longer one is named by its ends.
+    let listable =
+      expected.map { range in
+        let (span, overflow) = range.upperBound.subtractingReportingOverflow(range.lowerBound)
+        return !overflow && span < 1 << 20
+      } ?? true
+    let share: String
+    let absentText: String
+    if listable {
+      let frames = expected.map(Array.init) ?? []
+      let absent = Array(Set(frames).subtracting(written))
+      share = describeFrames(frames)
+      absentText = absent.isEmpty ? "" : "; missing frames " + describeFrames(absent)
+    } else {
+      share = expected.map { "\($0.lowerBound)..\($0.upperBound)" } ?? ""
+      absentText = "; missing all but \(counted(written.count, "frame")) of them"
+    }
+    throw InputError(
+      absentText.isEmpty ? .badData : .missingInput,
+      InputLocation(file: run.runFile, field: "framesWritten"),
+      "shard \(run.shard) of frames \(job.lowerBound)..\(job.upperBound) must write frames "
+        + share + absentText
+        + (extra.isEmpty ? "" : "; frames of other shards " + describeFrames(extra)))
   }
 
   private func agree(

@@ -46,6 +46,37 @@ struct ShardMergeInputTests {
     #expect(!FileManager.default.fileExists(atPath: merged))
   }
 
+  /// Both shards' run.json claiming a job of 10¹⁸ frames (frameCount and jobFrames agreeing):
+  /// the merge listed each shard's share as an array, and hung.
+  @Test(
+    "a job of 10¹⁸ frames claimed in run.json is refused at once (66) without listing it",
+    .timeLimit(.minutes(1)))
+  func hugeJob() throws {
+    defer { fixture.remove() }
+    let shards = try twoShards()
+    for shard in shards {
+      let path = shard + "/run.json"
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      let frameCount = #/"frameCount": ?\d+/#
+      let jobFrames = #/"jobFrames": ?\[ ?0, ?9 ?\]/#
+      try #require(text.contains(frameCount) && text.contains(jobFrames), "\(text)")
+      try text.replacing(frameCount, with: #""frameCount":1000000000000000000"#)
+        .replacing(jobFrames, with: #""jobFrames":[0,999999999999999999]"#)
+        .write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    let merged = fixture.root + "/merged"
+    let start = Date()
+    let result = fixture.arsim(["merge", merged] + shards)
+    #expect(result.code == 66, "\(result.standardError)")
+    #expect(
+      result.standardError.contains(
+        "shard-1/run.json: field 'framesWritten': shard 1/2 of frames 0..999999999999999999 "
+          + "must write frames 0..499999999999999999; missing all but 5 frames of them"),
+      "\(result.standardError)")
+    #expect(Date().timeIntervalSince(start) < 5)
+    #expect(!FileManager.default.fileExists(atPath: merged))
+  }
+
   @Test("a shard still rendering (its lock held, no run.json yet) is 75, not 66")
   func busyShardWithoutRunFile() throws {
     defer { fixture.remove() }
