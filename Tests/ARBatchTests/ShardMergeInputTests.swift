@@ -34,16 +34,9 @@ struct ShardMergeInputTests {
     defer { fixture.remove() }
     let shards = try twoShards()
     try setShardCount(count, in: shards[0])
-    let merged = fixture.root + "/merged"
-    let start = Date()
-    let result = fixture.arsim(["merge", merged] + shards)
-    #expect(result.code == 65, "\(result.standardError)")
-    #expect(
-      result.standardError.contains(
-        "shard-1/run.json: field 'shard.count': \(count) is more shards than the job's 10 frames"),
-      "\(result.standardError)")
-    #expect(Date().timeIntervalSince(start) < 5)
-    #expect(!FileManager.default.fileExists(atPath: merged))
+    expectRefusedAtOnce(
+      shards, code: 65,
+      "shard-1/run.json: field 'shard.count': \(count) is more shards than the job's 10 frames")
   }
 
   /// Both shards' run.json claiming a job of 10¹⁸ frames (frameCount and jobFrames agreeing):
@@ -64,15 +57,20 @@ struct ShardMergeInputTests {
         .replacing(jobFrames, with: #""jobFrames":[0,999999999999999999]"#)
         .write(toFile: path, atomically: true, encoding: .utf8)
     }
+    expectRefusedAtOnce(
+      shards, code: 66,
+      "shard-1/run.json: field 'framesWritten': shard 1/2 of frames 0..999999999999999999 "
+        + "must write frames 0..499999999999999999; missing all but 5 frames of them")
+  }
+
+  /// Merges `shards` into a new folder and expects `code` and `message` within 5 s, the folder
+  /// not made.
+  func expectRefusedAtOnce(_ shards: [String], code: Int32, _ message: String) {
     let merged = fixture.root + "/merged"
     let start = Date()
     let result = fixture.arsim(["merge", merged] + shards)
-    #expect(result.code == 66, "\(result.standardError)")
-    #expect(
-      result.standardError.contains(
-        "shard-1/run.json: field 'framesWritten': shard 1/2 of frames 0..999999999999999999 "
-          + "must write frames 0..499999999999999999; missing all but 5 frames of them"),
-      "\(result.standardError)")
+    #expect(result.code == code, "\(result.standardError)")
+    #expect(result.standardError.contains(message), "\(result.standardError)")
     #expect(Date().timeIntervalSince(start) < 5)
     #expect(!FileManager.default.fileExists(atPath: merged))
   }
