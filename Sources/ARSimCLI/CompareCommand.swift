@@ -233,6 +233,13 @@ enum CompareCommand {
     // A report that cannot be written stops the writing, not the comparison: the verdict
     // lines are printed before the failure is (73).
     var writeFailure: (any Error)?
+    var foldersMade = false
+    /// The report folder and its parts, made once, at the first failing frame or the report.
+    func makeFolders() throws {
+      guard !foldersMade else { return }
+      try makeReportFolders(reportFolder)
+      foldersMade = true
+    }
     for name in Set(expectedNames).union(actualNames).sorted() {
       let expectedPath = options.expected + "/" + name
       let actualPath = options.actual + "/" + name
@@ -262,6 +269,7 @@ enum CompareCommand {
         name: name, status: passes ? .same : .different, detail: summary(result, passes: passes))
       if !passes, writeFailure == nil {
         do {
+          try makeFolders()
           try writeFailingFrame(
             &row, result: result, images: (expected, actual),
             paths: (expectedPath, actualPath), into: reportFolder)
@@ -295,7 +303,7 @@ enum CompareCommand {
     output.print(line)
     if failing > 0 || options.diff != nil, writeFailure == nil {
       do {
-        try makeReportFolders(reportFolder)
+        try makeFolders()
         let html = report(rows, options: options)
         try FileIO.writeAtomically(Array(html.utf8), to: reportFolder + "/report.html")
         output.print("report: \(reportFolder)/report.html")
@@ -321,13 +329,12 @@ enum CompareCommand {
   }
 
   /// Writes a failing frame's expected and actual PNGs, its diff and close-ups into the report
-  /// folder's parts, and records them in `row`.
+  /// folder's parts (made by the caller: `makeReportFolders`), and records them in `row`.
   static func writeFailingFrame(
     _ row: inout Row, result: ImageComparisonResult, images: (expected: Image, actual: Image),
     paths: (expected: String, actual: String), into reportFolder: String
   ) throws {
     let name = row.name
-    try makeReportFolders(reportFolder)
     if let slash = name.lastIndex(of: "/") {
       // A participant's frame: its folder under each part of the report.
       let folder = String(name[..<slash])

@@ -43,7 +43,7 @@ func refuseOverwritingRunFiles(
   try refuseOverwritingInputs(output, label: label, inputs: inputs)
   let slash = output.lastIndex(of: "/")
   let name = slash.map { String(output[output.index(after: $0)...]) } ?? output
-  let folder = slash.map { $0 == output.startIndex ? "/" : String(output[..<$0]) } ?? "."
+  let folder = spelledFolder(of: output)
   guard isRunFileName(name) else { return }
   for runFolder in runFolders where isSameFolder(folder, runFolder) {
     throw UsageError(

@@ -62,8 +62,7 @@ let longestOutputName = 255 - FileIO.temporarySuffix.utf8.count - 10
 func refuseMissingOutputFolder(_ output: String, label: String, madeByRun: [String] = [])
   throws
 {
-  let slash = output.lastIndex(of: "/")
-  let folder = slash.map { $0 == output.startIndex ? "/" : String(output[..<$0]) } ?? "."
+  let folder = spelledFolder(of: output)
   if madeByRun.contains(where: { isSameFolder(folder, $0) }) { return }
   var status = stat()
   let problem: String
@@ -90,8 +89,7 @@ func refuseUnusableReportFolder(_ folder: String, label: String) throws {
   var path = given
   var status = stat()
   while stat(path, &status) != 0 {
-    let slash = path.lastIndex(of: "/")
-    let parent = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    let parent = spelledFolder(of: path)
     guard parent != path else { return }  // nothing to check: the writer will say why
     path = parent
   }
@@ -112,4 +110,11 @@ func refuseUnusableReportFolder(_ folder: String, label: String) throws {
   throw InputError(
     .cannotCreate, InputLocation(file: folder),
     "\(label) names the folder of the report, but it \(problem)")
+}
+
+/// The folder holding `path` as spelt, without resolving anything: `a/b` for `a/b/c`, `/` for
+/// `/c`, `.` for a bare name.
+func spelledFolder(of path: String) -> String {
+  let slash = path.lastIndex(of: "/")
+  return slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
 }
